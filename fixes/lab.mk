@@ -44,9 +44,10 @@ $(foreach r,$(fixes.rows),$(eval $(FX)/$r/libverbs_shared.so: $(filter fixes/%,$
 $(eval fixes.app-run = $(value fixes.run))
 $(eval fixes.vx-evidence = $(value fixes.evidence))
 fixes.run = printf '%s\n' $(call shq,mechanism: $(fixes.$1.mechanism)); $(call fixes.app-run,$1)
-fixes.evidence = $(call fixes.vx-evidence,$1); \
-	$(if $(filter $1,$(fx_plugin_rows)),$(SCRIPTS)/evidence host_ $(FX)/$1/app $(FX)/$1/app $(FX)/$1/libvxplugin.so;) \
-	fixes/copies 'vx_' $(FX)/$1/app $(FX)/$1/libverbs_shared.so
+# A static-only executable loads neither .so: only its own facts apply.
+fixes.evidence = $(if $(filter static-only,$(fixes.$1.exe)),$(SCRIPTS)/evidence vx_ $(FX)/$1/app,$(call fixes.vx-evidence,$1)); \
+	$(if $(filter $1,$(fx_plugin_rows)),$(SCRIPTS)/evidence host_ $(FX)/$1/app $(FX)/$1/libvxplugin.so;) \
+	fixes/copies 'vx_' $(FX)/$1/app $(if $(filter static-only,$(fixes.$1.exe)),,$(FX)/$1/libverbs_shared.so)
 
 # make fixes [FIX=<id>] [EVIDENCE=1]: the ladder alone (the golden's source).
 FIX ?=
