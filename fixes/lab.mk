@@ -67,14 +67,14 @@ evidence-fixes:
 # rows are expected to show no split.
 fx_lab = $(word 1,$(subst :, ,$1))
 fx_row = $(word 2,$(subst :, ,$1))
-fx_expect_line = printf '%s\t%s\t%s\n' $(call shq,$1) $(call shq,$2) $(call shq,$3);
+fx_expect_line = printf '%s\t%s\t%s\t%s\n' $(call shq,$1) $(call shq,$2) $(call shq,$3) $(call shq,$4);
 fixed: toolchain-check $(fixes.apps) $(FIXED_PREREQS)
 	$(Q)$(SCRIPTS)/toolchain $(CC) $(LD)
 	$(Q){ $(call run_rows,fixes,$(fixes.rows)); \
 	  $(foreach e,$(FIXED_ROWS),$(call run_rows,$(call fx_lab,$e),$(call fx_row,$e));) } | tee $(FX)/fixed.out
 	$(Q){ $(foreach r,$(fixes.rows),$(call fx_expect_line,$r,$(fixes.$r.expect),$(fixes.$r.what))) \
-	  $(foreach e,$(FIXED_ROWS),$(call fx_expect_line,$(call fx_row,$e),no-split,$e: $($(call fx_lab,$e).$(call fx_row,$e).what))) } > $(FX)/fixed.expect
-	$(Q)echo; $(SCRIPTS)/verdict --facts < $(FX)/fixed.out | fixes/summary $(FX)/fixed.expect
+	  $(foreach e,$(FIXED_ROWS),$(call fx_expect_line,$(call fx_row,$e),no-split,$($(call fx_lab,$e).$(call fx_row,$e).what),$e)) } > $(FX)/fixed.expect
+	$(Q)echo; $(SCRIPTS)/verdict --facts < $(FX)/fixed.out | fixes/summary $(FX)/fixed.expect $(FX)/fixed.out
 
 .PHONY: fixes evidence-fixes fixed
 EVIDENCE_TARGETS += evidence-fixes
