@@ -80,4 +80,4 @@ fixed: toolchain-check $(fixes.apps) $(FIXED_PREREQS)
 EVIDENCE_TARGETS += evidence-fixes
 TEST_PREREQS += $(fixes.apps)
 HELP_LINES += "  make fixes        the fix ladder alone (FIX=<id> for one row, EVIDENCE=1 for the facts)"
-HELP_LINES += "  make fixed        the ladder + every lab's fixed rows, then expected vs observed; fails naming a broken row"
+HELP_LINES += "  make fixed        the ladder + the fixed rows of every lab, then expected vs observed; fails naming a broken row"

@@ -141,7 +141,7 @@ one_row_table() {
 
 @test "make fixed runs other labs' FIXED_ROWS and expects them not to split" {
 	run make -s -C "$TOP" --no-print-directory fixed FIXED_ROWS="matrix:without-static matrix:B" \
-		FIXED_PREREQS="$TOP/build/matrix/without-static/app $TOP/build/matrix/B/app"
+		FIXED_PREREQS="build/matrix/without-static/app build/matrix/B/app"
 	assert_failure
 	assert_line --regexp '^matrix:without-static +\| no-split +\| reunited '
 	assert_line --partial 'fixed: row matrix:B broke its expectation: expected no-split, observed SPLIT'
