@@ -2,7 +2,7 @@
 # rules below are generated per row, and the fixes lab reuses them (same
 # scenario, its own table) through $(call verbs_scenario,LAB,TABLE).
 # fixes/lab.mk sorts before this file and includes it first: parse it once.
-ifndef VERBS_SRC
+ifndef verbs_scenario
 VERBS_SRC := matrix
 VERBS_HDR := $(VERBS_SRC)/verbs.h
 
@@ -75,7 +75,6 @@ $1.run = env -u LD_LIBRARY_PATH -u LD_PRELOAD $(B)/$1/$$1/app
 $1.evidence = $(SCRIPTS)/evidence vx_ $(B)/$1/$$1/app $(B)/$1/$$1/app $(B)/$1/$$1/libverbs_shared.so $(B)/$1/$$1/libcollective.so
 endef
 $(eval $(call verbs_scenario,matrix,matrix/rows))
-
 
 # make matrix [CONFIG=<id>] [EVIDENCE=1]
 CONFIG ?=
