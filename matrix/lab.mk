@@ -43,7 +43,7 @@ $(B)/$1/%/app: $(VERBS_SRC)/app.c $(VERBS_HDR) $(B)/$1/%/libverbs_static.a $(B)/
 		-L$$(@D) -lcollective -lverbs_shared -Wl,--no-as-needed $$($1.$$*.exe-ldflags) $$(RPATH_ORIGIN) $$(LINK_NOW)
 
 $1.run = env -u LD_LIBRARY_PATH -u LD_PRELOAD $(B)/$1/$$1/app
-$1.evidence = $(SCRIPTS)/evidence vx_ $(B)/$1/$$1/app $(B)/$1/$$1/app $(B)/$1/$$1/libverbs_shared.so $(B)/$1/$$1/libcollective.so
+$1.evidence = $(SCRIPTS)/evidence vx_ $(B)/$1/$$1/app $(B)/$1/$$1/libverbs_shared.so $(B)/$1/$$1/libcollective.so
 endef
 $(eval $(call verbs_scenario,matrix,matrix/rows))
 

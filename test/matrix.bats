@@ -95,6 +95,12 @@ rowdir() { echo "$TOP/build/matrix/$1"; }
 	refute_output --partial 'R_X86_64_COPY'
 }
 
+@test "evidence D2-copyreloc: the COPY relocation and the .so's GLOB_DAT bound to the exe" {
+	run row "$(E)" D2-copyreloc
+	assert_line '  | app: COPY relocations=vx_table'
+	assert_line --partial "LD_DEBUG: binding file libverbs_shared.so [0] to app [0]: normal symbol \`vx_table'"
+}
+
 @test "D2-copyreloc: the executable carries an R_X86_64_COPY for the table" {
 	run readelf -rW "$(rowdir D2-copyreloc)/app"
 	assert_output --regexp 'R_X86_64_COPY +[0-9a-f]+ vx_table'
@@ -112,19 +118,19 @@ rowdir() { echo "$TOP/build/matrix/$1"; }
 @test "evidence A: the constructor's vx_register_device binds to the executable" {
 	run row "$(E)" A
 	assert_line --partial "LD_DEBUG: binding file libverbs_shared.so [0] to app [0]: normal symbol \`vx_register_device'"
-	assert_line --regexp 'libverbs_shared.so: relocations against own exports: JUMP_SLOT=[1-9]'
+	assert_line --regexp 'libverbs_shared.so: own-export relocations=JUMP_SLOT:[1-9]'
 }
 
 @test "evidence B: no binding line for vx_register_device, no JUMP_SLOT to own exports" {
 	run row "$(E)" B
 	refute_line --partial "normal symbol \`vx_register_device'"
-	assert_line --partial 'libverbs_shared.so: relocations against own exports: JUMP_SLOT=0 GLOB_DAT=0'
+	assert_line --partial 'libverbs_shared.so: own-export relocations=JUMP_SLOT:0 GLOB_DAT:0'
 	assert_line --partial "LD_DEBUG: binding file libcollective.so [0] to app [0]: normal symbol \`vx_get_device_list'"
 }
 
 @test "evidence C: the .so's vx_ functions are PROTECTED in .dynsym" {
 	run row "$(E)" C
-	assert_line --partial 'libverbs_shared.so: .dynsym vx_: vx_get_device_list=PROTECTED vx_register_device=PROTECTED'
+	assert_line --partial 'libverbs_shared.so: .dynsym vx_=vx_get_device_list:PROTECTED vx_register_device:PROTECTED'
 }
 
 @test "make matrix CONFIG=B runs one row" {
