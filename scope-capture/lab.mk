@@ -84,11 +84,13 @@ scope-capture: $(if $(scope-capture.unknown),,toolchain-check $(scope-capture.ap
 	$(Q)$(SCRIPTS)/toolchain $(CC) $(LD)
 	$(Q)$(call run_rows,scope-capture,$(scope-capture.selected),$(EVIDENCE))
 
-evidence-scope-capture:
-	$(Q)$(MAKE) --no-print-directory scope-capture EVIDENCE=1
+evidence-scope-capture: EVIDENCE := 1
+evidence-scope-capture: scope-capture
 
 .PHONY: scope-capture evidence-scope-capture
 EVIDENCE_TARGETS += evidence-scope-capture
 TEST_PREREQS += $(foreach r,$(scope-capture.rows),$(B)/scope-capture/$r/app)
 FIXED_ROWS += scope-capture:fixed
+TOOLCHAIN_LABS += scope-capture
+scope-capture.check := scope-capture EVIDENCE=1
 HELP_LINES += "  make scope-capture  the production topology: a registration captured by the global scope (VARIANT=<id> for one, EVIDENCE=1 for the facts)"
