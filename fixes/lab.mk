@@ -58,17 +58,25 @@ fixes: $(if $(filter-out $(fixes.rows),$(FIX)),,toolchain-check $(foreach r,$(fi
 	$(Q)$(SCRIPTS)/toolchain $(CC) $(LD)
 	$(Q)$(call run_rows,fixes,$(fixes.selected),$(EVIDENCE))
 
-evidence-fixes:
-	$(Q)$(MAKE) --no-print-directory fixes EVIDENCE=1
+evidence-fixes: EVIDENCE := 1
+evidence-fixes: fixes
 
-# make fixed: the ladder, then every lab's FIXED_ROWS (<lab>:<row>; a lab lists
-# what its rows need built in FIXED_PREREQS), then the summary. The expected
-# column of fixes/rows is the one place expectations live; other labs' fixed
-# rows are expected to show no split.
+# make fixed: the ladder, then every lab's FIXED_ROWS (<lab>:<row>), then the
+# summary. The expected column of fixes/rows is the one place expectations
+# live; other labs' fixed rows are expected to show no split. A fixed row
+# needs $(B)/<lab>/<row>/app built (the layout matrix, fixes and scope-capture
+# share) unless its lab defines <lab>.<row>.prereqs (possibly empty).
 fx_lab = $(word 1,$(subst :, ,$1))
 fx_row = $(word 2,$(subst :, ,$1))
+fx_prereqs = $(if $(filter undefined,$(origin $(call fx_lab,$1).$(call fx_row,$1).prereqs)),$(B)/$(call fx_lab,$1)/$(call fx_row,$1)/app,$($(call fx_lab,$1).$(call fx_row,$1).prereqs))
 fx_expect_line = printf '%s\t%s\t%s\t%s\n' $(call shq,$1) $(call shq,$2) $(call shq,$3) $(call shq,$4);
-fixed: toolchain-check $(fixes.apps) $(FIXED_PREREQS)
+# FIXED_ROWS is complete only once every lab.mk is read, and fixes/ is read
+# first: the $$(...) below is expanded a second time, after all of them.
+# (Secondary expansion changes nothing for prerequisites without a "$$" left
+# after the first expansion, i.e. for every other rule of the suite.)
+fx_other_apps = $(foreach e,$(FIXED_ROWS),$(call fx_prereqs,$e))
+.SECONDEXPANSION:
+fixed: toolchain-check $(fixes.apps) $$(fx_other_apps)
 	$(Q)$(SCRIPTS)/toolchain $(CC) $(LD)
 	$(Q){ $(call run_rows,fixes,$(fixes.rows)); \
 	  $(foreach e,$(FIXED_ROWS),$(call run_rows,$(call fx_lab,$e),$(call fx_row,$e));) } | tee $(FX)/fixed.out
@@ -78,6 +86,8 @@ fixed: toolchain-check $(fixes.apps) $(FIXED_PREREQS)
 
 .PHONY: fixes evidence-fixes fixed
 EVIDENCE_TARGETS += evidence-fixes
+TOOLCHAIN_LABS += fixes
+fixes.check := fixes EVIDENCE=1
 TEST_PREREQS += $(fixes.apps)
 HELP_LINES += "  make fixes        the fix ladder alone (FIX=<id> for one row, EVIDENCE=1 for the facts)"
 HELP_LINES += "  make fixed        the ladder + the fixed rows of every lab, then expected vs observed; fails naming a broken row"
