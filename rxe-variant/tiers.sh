@@ -1,0 +1,22 @@
+#!/bin/sh
+# Runs the selected rows in each selected tier that can run here, saying which
+# tier ran and why a tier was skipped.
+# usage: tiers.sh <rxe build dir> <tiers: all|emulated|kernel|vm> row...
+here=$(dirname "$0")
+b=$1 sel=$2
+shift 2
+case $sel in all) sel="emulated kernel vm" ;; esac
+status=0
+for t in $sel; do
+	err=$b/tier-$t.err
+	echo "tier: $t"
+	sh "$here/$t.sh" "$b" "$@" 2>"$err"
+	rc=$?
+	if [ $rc = 77 ]; then
+		echo "tier: $t skipped: $(tail -n 1 "$err")"
+	elif [ $rc != 0 ]; then
+		echo "tier: $t FAILED: $(tail -n 1 "$err")"
+		status=1
+	fi
+done
+exit $status
