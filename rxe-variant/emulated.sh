@@ -9,4 +9,4 @@ b=$1
 shift
 export SYSFS_PATH="$(cd "$b/sysfs" && pwd)"
 exec "$here/sandbox.sh" "$b/dev-stage" "$b/no-rdma-netlink" \
-	sh "$here/run-rows.sh" "$here/rows" "$b" "$@"
+	sh "$here/run-rows.sh" emulated "$here/rows" "$b" "$@"

@@ -24,6 +24,15 @@ static void print_consumer_line(struct consumer_result *r)
 	printf("\n");
 }
 
+/* A local name table: calling ibv_port_state_str here would give the
+ * NCCL-like DSO a link-time import from libibverbs, which it must not have. */
+static const char *port_state(enum ibv_port_state s)
+{
+	static const char *const names[] = { "NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER" };
+
+	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
+}
+
 /* Stops at the first failing step and names it with errno's text, so a device
  * without a kernel behind it reads as exactly that. */
 static void walk_device(const struct verbs_api *a, struct ibv_device *dev)
@@ -54,7 +63,7 @@ static void walk_device(const struct verbs_api *a, struct ibv_device *dev)
 		printf("%s: ibv_query_port(1) failed: %s\n", a->who, strerror(errno));
 	else
 		printf("%s: ibv_query_port(1) ok (%s)\n", a->who,
-		       ibv_port_state_str(pattr.state));
+		       port_state(pattr.state));
 	pd = a->alloc_pd(ctx);
 	if (pd)
 		cq = a->create_cq(ctx, 16, NULL, NULL, 0);

@@ -33,4 +33,4 @@ ip -n "$ns" link add rxe-lab-a type veth peer name rxe-lab-b || fail "cannot cre
 for l in lo rxe-lab-a rxe-lab-b; do ip -n "$ns" link set "$l" up; done
 ip netns exec "$ns" rdma link add rxe0 type rxe netdev rxe-lab-a ||
 	fail "rdma link add rxe0 type rxe netdev rxe-lab-a failed"
-ip netns exec "$ns" sh "$here/run-rows.sh" "$here/rows" "$b" "$@"
+ip netns exec "$ns" sh "$here/run-rows.sh" kernel "$here/rows" "$b" "$@"

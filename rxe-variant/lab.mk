@@ -24,8 +24,8 @@ RXE_SEL  := $(if $(filter all,$(RXE_ROW)),$(RXE_ROWS),$(RXE_ROW))
 
 RXE_CFLAGS = $(BASE_CFLAGS) -DVERBS_ABI=$(RXE_ABI) -I$(RXE_SRC)
 # Each row directory is self-contained: its DSOs find each other through
-# RUNPATH $ORIGIN (new dtags, explicitly).
-RXE_ORIGIN = -Wl,-rpath,'$$ORIGIN' $(DTAGS)
+# $ORIGIN (the top Makefile's RPATH_ORIGIN).
+RXE_ORIGIN = $(RPATH_ORIGIN)
 RXE_COMMON_SRC = $(RXE_SRC)/exercise.c $(RXE_SRC)/consumer.h $(RXE_SRC)/abi_name.h
 
 include $(RXE_SRC)/rows.mk

@@ -4,7 +4,7 @@
 
 $(RXE_B)/no-rdma-netlink: $(RXE_SRC)/no_rdma_netlink.c
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(BASE_CFLAGS) $(EXE_PIE) $(LDFLAG_FUSE) -o $@ $< -lseccomp
+	$(Q)$(CC) $(BASE_CFLAGS) $(EXE_PIE_CFLAGS) $(EXE_PIE_LDFLAGS) $(LDFLAG_FUSE) -o $@ $< -lseccomp
 
 $(RXE_B)/sysfs/.done: $(RXE_SRC)/make-sysfs.sh
 	$(Q)sh $< $(@D) && touch $@
@@ -34,7 +34,7 @@ rxe_inhouse_so = $(CC) $(RXE_CFLAGS) $(PIC_CFLAGS) -shared $(LDFLAG_FUSE) -o $@ 
 	-Wl,--no-as-needed $2 $(RXE_ORIGIN) -ldl
 
 # The app: main + GOT probe, linked against the row's consumers.
-rxe_app_dyn = $(CC) $(RXE_CFLAGS) $(EXE_PIE) $(LDFLAG_FUSE) -o $@ \
+rxe_app_dyn = $(CC) $(RXE_CFLAGS) $(EXE_PIE_CFLAGS) $(EXE_PIE_LDFLAGS) $(LDFLAG_FUSE) -o $@ \
 	$(RXE_SRC)/main.c $(RXE_SRC)/got_probe.c -L$(@D) -Wl,--no-as-needed \
 	-linhouse -lnccl-like $(RXE_ORIGIN) -ldl
 
@@ -43,7 +43,7 @@ rxe_app_dyn = $(CC) $(RXE_CFLAGS) $(EXE_PIE) $(LDFLAG_FUSE) -o $@ \
 # archive needs no text relocations. RDMA_STATIC_PROVIDERS=rxe is rdma-core's
 # documented way to pull the static rxe provider in; the archives are named
 # by file so the linker cannot pick the shared library instead.
-rxe_app_static = $(CC) $(RXE_CFLAGS) -fno-pie -no-pie $(LDFLAG_FUSE) $1 -o $@ \
+rxe_app_static = $(CC) $(RXE_CFLAGS) $(EXE_NOPIE_CFLAGS) $(EXE_NOPIE_LDFLAGS) $(LDFLAG_FUSE) $1 -o $@ \
 	$(RXE_SRC)/main.c $(RXE_SRC)/got_probe.c $(RXE_SRC)/inhouse.c $(RXE_SRC)/exercise.c \
 	-DRDMA_STATIC_PROVIDERS=rxe -DSTATIC_REGISTER_SYM=$(RXE_STATIC_SYM) \
 	-DINHOUSE_COPY='"static copy (libibverbs.a, linked in)"' \
