@@ -18,6 +18,8 @@ for t in $sel; do
 	elif [ $rc != 0 ]; then
 		echo "tier: $t FAILED: $(tail -n 1 "$err")" >&2
 		status=1
+	else
+		cat "$err" >&2
 	fi
 done
 exit $status

@@ -12,9 +12,22 @@ setup_file() {
 	sh "$TOP/rxe-variant/kernel.sh" "$TOP/build/rxe-variant" capture fix-drop-duplicate \
 		> "$BATS_FILE_TMPDIR/kernel.out" 2> "$BATS_FILE_TMPDIR/kernel.err" || rc=$?
 	echo $rc > "$BATS_FILE_TMPDIR/kernel.rc"
+	# The VM tier: one boot runs every row (the suite's time budget).
+	rc=0
+	sh "$TOP/rxe-variant/vm.sh" "$TOP/build/rxe-variant" $(awk '!/^#/ && NF { print $1 }' "$TOP/rxe-variant/rows") \
+		> "$BATS_FILE_TMPDIR/vm.raw" 2> "$BATS_FILE_TMPDIR/vm.err" || rc=$?
+	echo $rc > "$BATS_FILE_TMPDIR/vm.rc"
+	"$TOP/scripts/verdict" < "$BATS_FILE_TMPDIR/vm.raw" > "$(out_file rxe-vm)"
 }
 
 R() { out_file rxe; }
+V() { out_file rxe-vm; }
+# The VM tier ran, or this test skips with its reason / fails with the guest's line.
+vm_ran() {
+	rc=$(cat "$BATS_FILE_TMPDIR/vm.rc")
+	[ "$rc" = 77 ] && skip "$(tail -n 1 "$BATS_FILE_TMPDIR/vm.err")"
+	[ "$rc" = 0 ] || fail "$(tail -n 1 "$BATS_FILE_TMPDIR/vm.err")"
+}
 abi() { readelf --dyn-syms -W "$(pkg-config --variable=libdir libibverbs)/libibverbs.so.1" |
 	sed -n 's/.* verbs_register_driver_\([0-9]*\)@@.*/\1/p'; }
 # The module the provider's slot for verbs_register_driver_N points into.
@@ -127,6 +140,56 @@ read_of()    { row "$1" "$2" | sed -n "s/^\\[$3 get_device_list <- .*@\\(0x[0-9a
 	assert_line "in-house: ibv_open_device(rxe0) ok"
 	assert_line --regexp '^in-house: ibv_query_port\(1\) ok'
 	assert_equal "$(count "$k" fix-drop-duplicate NCCL-like)" 1
+}
+
+@test "vm: golden: normalised guest rows equal expected/rxe-vm.txt" {
+	vm_ran
+	run golden_diff "$(V)" "$TOP/expected/rxe-vm.txt"
+	assert_success
+}
+
+@test "vm: every row ran in the guest" {
+	vm_ran
+	for r in $(awk '!/^#/ && NF { print $1 }' "$TOP/rxe-variant/rows"); do
+		run grep -c "^== $r: \[vm tier\]" "$(V)"
+		assert_output 1
+	done
+}
+
+@test "vm: capture: in-house opens the real rxe0 and creates a QP" {
+	vm_ran
+	assert_equal "$(count "$(V)" capture in-house)" 1
+	run row "$(V)" capture
+	assert_line "in-house: ibv_open_device(rxe0) ok"
+	assert_line --regexp '^in-house: ibv_query_device ok'
+	assert_line --regexp '^in-house: ibv_query_port\(1\) ok'
+	assert_line "in-house: PD ok, CQ ok, RC QP ok"
+}
+
+@test "vm: capture: NCCL-like finds no device, the registration went to the bundle" {
+	vm_ran
+	assert_equal "$(count "$(V)" capture NCCL-like)" 0
+	assert_equal "$(got_module "$(V)" capture)" libibverbs-bundle.so.1
+	assert_equal "$(fact "$(V)" capture verdict)" SPLIT
+}
+
+@test "vm: fixed rows: both consumers open rxe0 and create a QP" {
+	vm_ran
+	for r in fix-drop-duplicate fix-static-canonical; do
+		assert_equal "$(fact "$(V)" $r verdict)" no-split
+		run row "$(V)" $r
+		for who in in-house NCCL-like; do
+			assert_line "$who sees 1 device(s): rxe0   [OK -- reads the copy the registration landed in]"
+			assert_line "$who: ibv_open_device(rxe0) ok"
+			assert_line "$who: PD ok, CQ ok, RC QP ok"
+		done
+	done
+}
+
+@test "vm: no qemu process is left behind" {
+	vm_ran
+	run pgrep -f "qemu-system-x86_64 .*$TOP/build/rxe-variant"
+	assert_failure
 }
 
 @test "no leftovers: no lab mount, no /dev/infiniband on the host" {
