@@ -13,9 +13,11 @@ skip() { echo "$1" >&2; exit 77; }
 for t in ip rdma; do
 	command -v $t >/dev/null || skip "kernel tier needs '$t' (apt-get install iproute2)"
 done
+loaded_here=
 if [ ! -d /sys/module/rdma_rxe ]; then
 	modprobe -q rdma_rxe 2>/dev/null ||
 		skip "kernel $(uname -r) has no rdma_rxe (not loaded, no module to load)"
+	loaded_here=1
 fi
 rdma link show rxe0 >/dev/null 2>&1 && skip "an rxe0 already exists on this host; not touching it"
 
@@ -23,6 +25,9 @@ ns=rxe-lab-$$
 cleanup() {
 	ip netns exec "$ns" rdma link delete rxe0 2>/dev/null
 	ip netns delete "$ns" 2>/dev/null
+	# A module this run loaded is part of what it created.
+	[ -n "$loaded_here" ] && modprobe -r -q rdma_rxe 2>/dev/null
+	return 0
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM

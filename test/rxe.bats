@@ -5,6 +5,9 @@ load helpers
 
 setup_file() {
 	load helpers
+	rc=0
+	sh "$TOP/rxe-variant/emulated.sh" "$TOP/build/rxe-variant" capture >/dev/null 2> "$BATS_FILE_TMPDIR/emu.err" || rc=$?
+	echo $rc > "$BATS_FILE_TMPDIR/emu.rc"
 	lab_output rxe rxe RXE_TIER=emulated
 	lab_output rxe-evidence evidence-rxe RXE_ROW=capture
 	# The kernel tier decides for itself whether it can run; 77 = skip.
@@ -18,6 +21,15 @@ setup_file() {
 		> "$BATS_FILE_TMPDIR/vm.raw" 2> "$BATS_FILE_TMPDIR/vm.err" || rc=$?
 	echo $rc > "$BATS_FILE_TMPDIR/vm.rc"
 	"$TOP/scripts/verdict" < "$BATS_FILE_TMPDIR/vm.raw" > "$(out_file rxe-vm)"
+}
+
+# Tests of the emulated tier skip with its reason where it cannot run
+# (neither root nor unprivileged user namespaces).
+setup() {
+	case $BATS_TEST_DESCRIPTION in vm:* | kernel* | no\ leftovers*) return ;; esac
+	rc=$(cat "$BATS_FILE_TMPDIR/emu.rc")
+	[ "$rc" = 77 ] && skip "$(tail -n 1 "$BATS_FILE_TMPDIR/emu.err")"
+	[ "$rc" = 0 ] || fail "emulated tier: $(tail -n 1 "$BATS_FILE_TMPDIR/emu.err")"
 }
 
 R() { out_file rxe; }
