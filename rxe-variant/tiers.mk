@@ -21,7 +21,7 @@ rxe-vm: rxe
 evidence-rxe: $(if $(rxe.unknown),,rxe-build)
 	$(call check_name,row,$(RXE_ROW),all $(RXE_ROWS))
 	$(rxe_need_rdma)
-	$(Q)sh $(RXE_SRC)/evidence.sh $(RXE_B) $(RXE_ABI) $(RXE_SEL)
+	$(Q)sh $(RXE_SRC)/evidence.sh $(RXE_B) $(RXE_ABI) $(RXE_SEL) | $(SCRIPTS)/verdict
 
 .PHONY: rxe rxe-vm evidence-rxe
 EVIDENCE_TARGETS += evidence-rxe
