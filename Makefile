@@ -47,6 +47,7 @@ HELP_LINES :=
 TEST_PREREQS :=
 FIXED_ROWS :=
 EVIDENCE_TARGETS :=
+TOOLCHAIN_LABS :=
 DEPS_PACKAGES := gcc binutils make bats bats-assert bats-support
 
 # shq: quote a make value for a single-quoted shell word.
@@ -68,6 +69,33 @@ include $(sort $(wildcard */lab.mk tools/*/lab.mk))
 
 evidence: $(EVIDENCE_TARGETS)
 
+# Toolchain regression mode: every lab in TOOLCHAIN_LABS (each with its
+# $(LAB.check) target and arguments) built and run under each toolchain, in
+# parallel under one jobserver, into $(B)/toolchains/<cc+ld>/.
+TOOLCHAINS ?= gcc:bfd gcc:gold gcc:lld clang:lld clang:bfd
+tc_targets = $(foreach t,$1,tc-facts/$(subst :,+,$t))
+tc_specs = $(foreach l,$(TOOLCHAIN_LABS),$l='$($l.check)')
+tc-facts/%: FORCE
+	+$(Q)$(SCRIPTS)/toolchain-facts $(subst +,:,$*) $(B)/toolchains/$* $(tc_specs)
+
+check-toolchains: $(call tc_targets,$(TOOLCHAINS))
+	$(Q)$(SCRIPTS)/toolchain-table $(B)/toolchains $(TOOLCHAINS)
+
+# make baseline OUT=file: record this toolchain's facts (TOOLCHAINS= for more);
+# make compare BASELINE=file: rerun the toolchains the file names, print changes.
+baseline: $(call tc_targets,$(if $(filter command line,$(origin TOOLCHAINS)),$(TOOLCHAINS),$(CC):$(LD)))
+	$(if $(OUT),,@echo "make baseline needs OUT=<file>" >&2; exit 2)
+	$(Q)$(SCRIPTS)/baseline $(B)/toolchains $(if $(filter command line,$(origin TOOLCHAINS)),$(TOOLCHAINS),$(CC):$(LD)) > $(OUT)
+	@echo "baseline: $$(grep -vc '^#' $(OUT)) facts written to $(OUT)"
+
+compare_tcs = $(if $(wildcard $(BASELINE)),$(shell awk '!/^\#/ && NF { print $$1 }' $(BASELINE) | sort -u))
+compare: $(call tc_targets,$(compare_tcs))
+	$(if $(BASELINE),,@echo "make compare needs BASELINE=<file> (from make baseline OUT=<file>)" >&2; exit 2)
+	$(Q)$(SCRIPTS)/compare $(BASELINE) $(B)/toolchains
+
+FORCE:
+.PHONY: check-toolchains baseline compare FORCE
+
 deps:
 	$(Q)$(SCRIPTS)/deps $(sort $(DEPS_PACKAGES))
 
@@ -86,9 +114,12 @@ clean:
 help:
 	@echo "split-state-lab: two live copies of one library's state in one process"
 	@echo "  make evidence     every lab's rows with the facts that explain them"
-	@$(foreach l,$(HELP_LINES),echo $(call shq,$l);)
+	@printf '%s\n' $(HELP_LINES)
 	@echo "  make test         install missing Debian packages, run all bats tests"
-	@echo "  make bench        time a clean build + run of the matrix"
+	@echo "  make check-toolchains   every lab under each toolchain (TOOLCHAINS=\"gcc:bfd clang:lld ...\")"
+	@echo "  make baseline OUT=f     record this toolchain's verdicts and evidence facts"
+	@echo "  make compare BASELINE=f rerun and print only what changed (exit 1 if anything)"
+	@echo "  make bench        time a clean build + run of the matrix, and of check-toolchains"
 	@echo "  make clean        remove $(B)/"
 	@echo "  variables: CC=gcc|clang  LD=bfd|gold|lld  V=1 (show commands)  B=<build dir>"
 
