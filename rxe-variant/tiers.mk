@@ -24,6 +24,15 @@ evidence-rxe: $(if $(rxe.unknown),,rxe-build)
 	$(Q)sh $(RXE_SRC)/evidence.sh $(RXE_B) $(RXE_ABI) $(RXE_SEL) | $(SCRIPTS)/verdict
 
 .PHONY: rxe rxe-vm evidence-rxe
+
+# Toolchain regression mode runs each lab under every toolchain in its own
+# build dir; the VM tier's kernel cache is shared with this build dir so it
+# is downloaded once.
+RXE_VM_CACHE ?= $(abspath $(RXE_B))/vm-cache
+export RXE_VM_CACHE
+TOOLCHAIN_LABS += rxe rxe-vm
+rxe.check = rxe RXE_TIER=emulated
+rxe-vm.check = rxe-vm RXE_VM_CACHE=$(RXE_VM_CACHE)
 EVIDENCE_TARGETS += evidence-rxe
 
 HELP_LINES += "  make rxe          the incident on real rdma-core (RXE_ROW=<row>, RXE_TIER=emulated|kernel|vm)"

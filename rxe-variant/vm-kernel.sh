@@ -9,6 +9,9 @@ cache=$1
 skip() { echo "$1" >&2; exit 77; }
 command -v apt-cache >/dev/null || skip "vm tier needs apt (Debian's kernel package)"
 mkdir -p "$cache"
+# One fetcher at a time: parallel runs (make -j, toolchain mode) share the cache.
+exec 9>"$cache/.lock"
+flock 9
 # apt's binary cache, kept in the build dir: resolving takes 0.3 s instead of 1.5.
 pkg=$(apt-cache -o Dir::Cache::pkgcache="$cache/pkgcache.bin" \
 	-o Dir::Cache::srcpkgcache="$cache/srcpkgcache.bin" depends linux-image-amd64 2>/dev/null |

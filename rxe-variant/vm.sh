@@ -12,7 +12,9 @@ fail() { echo "vm tier: $1" >&2; exit 1; }
 command -v qemu-system-x86_64 >/dev/null ||
 	skip "vm tier needs qemu-system-x86 (apt-get install qemu-system-x86)"
 
-kdir=$(sh "$here/vm-kernel.sh" "$b/vm-cache") || exit $?
+# The kernel cache may be shared between build dirs (RXE_VM_CACHE).
+cache=${RXE_VM_CACHE:-$b/vm-cache}
+kdir=$(sh "$here/vm-kernel.sh" "$cache") || exit $?
 cpio=$b/vm-initramfs.cpio
 all_rows=$(awk '!/^#/ && NF { print $1 }' "$here/rows")
 # Rebuild the initramfs only when the kernel, a row or a guest script changed.
@@ -36,6 +38,8 @@ boot() {
 # KVM when it works: /dev/kvm may exist and still not run this kernel (it
 # hangs here), so probe once with a short timeout and remember the answer.
 accel_file=$kdir/accel
+exec 9>"$cache/.lock"
+flock 9
 if [ ! -s "$accel_file" ]; then
 	accel=tcg
 	if [ -r /dev/kvm ] && [ -w /dev/kvm ] && boot kvm 3 rxe.probe=1 &&
@@ -45,6 +49,7 @@ if [ ! -s "$accel_file" ]; then
 	echo "$accel" > "$accel_file"
 fi
 accel=$(cat "$accel_file")
+flock -u 9
 limit=${RXE_VM_TIMEOUT:-60}
 rows=$(echo "$@" | tr ' ' ,)
 boot "$accel" "$limit" "rxe.rows=$rows"

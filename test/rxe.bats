@@ -204,6 +204,15 @@ read_of()    { row "$1" "$2" | sed -n "s/^\\[$3 get_device_list <- .*@\\(0x[0-9a
 	assert_failure
 }
 
+@test "vm: a guest that does not finish is stopped by the hard timeout, with a reason" {
+	vm_ran
+	RXE_VM_TIMEOUT=1 run sh "$TOP/rxe-variant/vm.sh" "$TOP/build/rxe-variant" capture
+	assert_failure
+	assert_output --regexp '^vm tier: guest timed out after 1s'
+	run pgrep -f "qemu-system-x86_64 .*$TOP/build/rxe-variant"
+	assert_failure
+}
+
 @test "no leftovers: no lab mount, no /dev/infiniband on the host" {
 	run grep -E 'rxe-lab' /proc/mounts
 	assert_failure
