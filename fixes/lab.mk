@@ -63,13 +63,21 @@ evidence-fixes: fixes
 
 # make fixed: the ladder, then every lab's FIXED_ROWS (<lab>:<row>), then the
 # summary. The expected column of fixes/rows is the one place expectations
-# live; other labs' fixed rows are expected to show no split. A fixed row
-# needs $(B)/<lab>/<row>/app built (the layout matrix, fixes and scope-capture
-# share) unless its lab defines <lab>.<row>.prereqs (possibly empty).
+# live; other labs' fixed rows are expected to show no split. A fixed row is
+# run with $(call run_rows,<lab>,<row>) and needs $(B)/<lab>/<row>/app built
+# (the layout matrix, fixes and scope-capture share) unless its lab defines
+# <lab>.<row>.prereqs (possibly empty). A lab without <lab>.run cannot be run
+# that way: its row says so and counts as failed.
 fx_lab = $(word 1,$(subst :, ,$1))
 fx_row = $(word 2,$(subst :, ,$1))
-fx_prereqs = $(if $(filter undefined,$(origin $(call fx_lab,$1).$(call fx_row,$1).prereqs)),$(B)/$(call fx_lab,$1)/$(call fx_row,$1)/app,$($(call fx_lab,$1).$(call fx_row,$1).prereqs))
-fx_expect_line = printf '%s\t%s\t%s\t%s\n' $(call shq,$1) $(call shq,$2) $(call shq,$3) $(call shq,$4);
+fx_runs = $(filter-out undefined,$(origin $(call fx_lab,$1).run))
+fx_prereqs = $(if $(call fx_runs,$1),$(if $(filter undefined,$(origin $(call fx_lab,$1).$(call fx_row,$1).prereqs)),$(B)/$(call fx_lab,$1)/$(call fx_row,$1)/app,$($(call fx_lab,$1).$(call fx_row,$1).prereqs)))
+# Its header names the lab (== <lab>:<row>: ...): row ids may repeat across labs.
+fx_run_other = $(if $(call fx_runs,$1),$(call run_rows,$(call fx_lab,$1),$(call fx_row,$1)),\
+	{ printf '%s\n' $(call shq,== $(call fx_row,$1): ) '[run failed: lab $(call fx_lab,$1) defines no $(call fx_lab,$1).run]'; } | $(SCRIPTS)/verdict) \
+	| sed 's/^== /== $(call fx_lab,$1):/'
+fx_expect_line = printf '%s\t%s\t%s\n' $(call shq,$1) $(call shq,$2) $(call shq,$3);
+
 # FIXED_ROWS is complete only once every lab.mk is read, and fixes/ is read
 # first: the $$(...) below is expanded a second time, after all of them.
 # (Secondary expansion changes nothing for prerequisites without a "$$" left
@@ -79,9 +87,9 @@ fx_other_apps = $(foreach e,$(FIXED_ROWS),$(call fx_prereqs,$e))
 fixed: toolchain-check $(fixes.apps) $$(fx_other_apps)
 	$(Q)$(SCRIPTS)/toolchain $(CC) $(LD)
 	$(Q){ $(call run_rows,fixes,$(fixes.rows)); \
-	  $(foreach e,$(FIXED_ROWS),$(call run_rows,$(call fx_lab,$e),$(call fx_row,$e));) } | tee $(FX)/fixed.out
+	  $(foreach e,$(FIXED_ROWS),$(call fx_run_other,$e);) } | tee $(FX)/fixed.out
 	$(Q){ $(foreach r,$(fixes.rows),$(call fx_expect_line,$r,$(fixes.$r.expect),$(fixes.$r.what))) \
-	  $(foreach e,$(FIXED_ROWS),$(call fx_expect_line,$(call fx_row,$e),no-split,$($(call fx_lab,$e).$(call fx_row,$e).what),$e)) } > $(FX)/fixed.expect
+	  $(foreach e,$(FIXED_ROWS),$(call fx_expect_line,$e,no-split,$($(call fx_lab,$e).$(call fx_row,$e).what))) } > $(FX)/fixed.expect
 	$(Q)echo; $(SCRIPTS)/verdict --facts < $(FX)/fixed.out | fixes/summary $(FX)/fixed.expect $(FX)/fixed.out
 
 .PHONY: fixes evidence-fixes fixed
