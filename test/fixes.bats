@@ -111,9 +111,10 @@ one_row_table() {
 	refute_output --partial copy=SHARED
 }
 
-@test "make fixed: the ladder meets its expectations, exit 0, summary for every row" {
-	run make -s -C "$TOP" --no-print-directory fixed FIXED_ROWS=
+@test "make fixed: the ladder and scope-capture's fixed row meet their expectations, exit 0" {
+	run make -s -C "$TOP" --no-print-directory fixed FIXED_ROWS=scope-capture:fixed
 	assert_success
+	assert_line --regexp '^scope-capture:fixed +\| no-split +\| reunited '
 	assert_line 'fixed: every row met its expectation'
 	assert_line --regexp '^fix-exclude-libs +\| SPLIT +\| partial +\| plugin:2,collective:2,app:0 '
 	assert_line --regexp '^fix-static-canonical +\| no-split +\| reunited +\|'
@@ -143,5 +144,6 @@ one_row_table() {
 	run make -s -C "$TOP" --no-print-directory fixed FIXED_ROWS="matrix:without-static matrix:B"
 	assert_failure
 	assert_line --regexp '^matrix:without-static +\| no-split +\| reunited '
+	assert_line --regexp '^== matrix:B: '
 	assert_line --partial 'fixed: row matrix:B broke its expectation: expected no-split, observed SPLIT'
 }
