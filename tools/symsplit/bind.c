@@ -56,25 +56,28 @@ int lookup(const struct image *im, int from, const char *name, uint32_t hash,
     return t;
 }
 
-/* Do m's own references to d bind to d at link time?  Certain for DF_SYMBOLIC
- * and protected symbols.  -Bsymbolic-functions leaves no flag: its signature
- * is a library that never reaches its own exported functions through a
- * JUMP_SLOT/GLOB_DAT.  "likely" when the same library does reach its own
- * data through the GOT (so it does reference its exports, only not its
- * functions); "possible" when it reaches no own export at all, which a
- * library without self-references looks like too. */
-int self_binding(const struct module *m, const struct def *d, int *how, int *conf)
+/* Do m's own references to a definition bind to it without a lookup?
+ * Certain for DF_SYMBOLIC and protected symbols.  For a function that m never
+ * reaches through a relocation: "likely" when m's code calls it directly
+ * (calls.c), "possible" when m merely has the -Bsymbolic-functions signature
+ * (no JUMP_SLOT/GLOB_DAT to any own function), which a library that never
+ * calls its own exports shares. */
+int self_binding(struct module *m, int defidx, int *how, int *conf)
 {
+    const struct def *d = &m->defs[defidx];
     *conf = C_CERTAIN;
     /* linker-made markers (_edata, __bss_start: NOTYPE) are nobody's state;
      * STB_GNU_UNIQUE is made one per process by ld.so whatever the flags */
     if (d->kind == K_OTHER || d->bind == STB_GNU_UNIQUE) return 0;
     if (m->symbolic) { *how = H_SYMBOLIC; return 1; }
     if (d->vis == STV_PROTECTED) { *how = H_PROTECTED; return 1; }
-    if (d->self_reloc || d->kind != K_FUNC) return 0;
-    if (m->own_func_relocs == 0 && m->n_func_exports > 0) {
+    if (d->kind != K_FUNC) return 0;
+    /* weak functions are C++ vague linkage, a stateless partition whatever
+     * the evidence: not worth a scan */
+    if (d->bind != STB_WEAK && calls_itself(m, defidx)) { *how = H_DIRECT; *conf = C_LIKELY; return 1; }
+    if (!d->self_reloc && m->own_func_relocs == 0 && m->n_func_exports > 0) {
         *how = H_BSYMFUNC;
-        *conf = m->own_data_relocs > 0 ? C_LIKELY : C_POSSIBLE;
+        *conf = C_POSSIBLE;
         return 1;
     }
     return 0;

@@ -157,6 +157,12 @@ struct module *module_parse(void *map, size_t size, const char *path, int is_mai
     }
     if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) BAD("%s: not an executable or shared object (e_type %d)", path, eh.e_type);
     m->elf = e;
+    /* libelf trusts the header's table sizes until they are read: check them
+     * against the file first, so a truncated file gets a clear message */
+    if (eh.e_phoff > size || (uint64_t)eh.e_phnum * eh.e_phentsize > size - eh.e_phoff)
+        BAD("%s: truncated or corrupt: program headers past the end of the file", path);
+    if (eh.e_shoff > size || (uint64_t)eh.e_shnum * eh.e_shentsize > size - eh.e_shoff)
+        BAD("%s: truncated or corrupt: section headers past the end of the file", path);
     size_t phnum;
     if (elf_getphdrnum(e, &phnum) != 0) BAD("%s: corrupt program headers: %s", path, elf_errmsg(-1));
     int has_dynamic = 0, has_interp = 0;
@@ -271,7 +277,7 @@ struct module *module_parse(void *map, size_t size, const char *path, int is_mai
         GROW(m->defs, m->ndefs, dcap);
         sym2def[i] = m->ndefs;
         m->defs[m->ndefs++] = (struct def){ name, name_hash(name), vs & 0x7fff, (vs & 0x8000) != 0,
-                                            kind_of(type), vis, bind, 0, 0, ro, -1 };
+                                            kind_of(type), vis, bind, 0, 0, ro, 0, s.st_value, -1 };
         m->n_func_exports += kind_of(type) == K_FUNC;
     }
 

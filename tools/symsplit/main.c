@@ -1,4 +1,5 @@
 /* symsplit [--dlopen PATH[:local|:global|:deepbind]]... [--allow FILE] [--json] EXECUTABLE...
+ * --info also prints the rows that do not make the exit status (MAYBE, INFO).
  * Exit: 0 no split, 1 split found, 2 error (malformed input, bad usage). */
 #include "report.h"
 #include <libelf.h>
@@ -8,7 +9,7 @@
 
 static int usage(const char *why)
 {
-    fprintf(stderr, "symsplit: %s\nusage: symsplit [--dlopen PATH[:local|:global|:deepbind]]... [--allow FILE] [--json] EXECUTABLE...\n", why);
+    fprintf(stderr, "symsplit: %s\nusage: symsplit [--dlopen PATH[:local|:global|:deepbind]]... [--allow FILE] [--json] [--info] EXECUTABLE...\n", why);
     return 2;
 }
 
@@ -16,12 +17,13 @@ int main(int argc, char **argv)
 {
     struct dlopen_req *dl = xcalloc(argc, sizeof *dl);
     const char **exes = xcalloc(argc, sizeof *exes);
-    int ndl = 0, nexe = 0, json = 0;
+    int ndl = 0, nexe = 0, json = 0, show_all = 0;
     struct allow *allow = NULL;
     char *err = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--json")) json = 1;
+        else if (!strcmp(a, "--info")) show_all = 1;
         else if (!strcmp(a, "--dlopen") || !strcmp(a, "--allow")) {
             if (i + 1 >= argc) return usage(xasprintf("%s needs an argument", a));
             if (!strcmp(a, "--allow")) {
@@ -41,7 +43,7 @@ int main(int argc, char **argv)
     }
     if (!nexe) return usage("no EXECUTABLE given");
     elf_version(EV_CURRENT);
-    struct report *r = report_new(json, allow);
+    struct report *r = report_new(json, show_all, allow);
     int errors = 0, images = 0;
     for (int e = 0; e < nexe; e++) {
         struct image im;

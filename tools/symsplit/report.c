@@ -7,19 +7,20 @@
 #include <string.h>
 
 struct report {
-    int json, header, splits, info, suppressed, partial;
+    int json, show_all, header, splits, maybe, info, suppressed, partial;
     struct allow *allow;
     char **rows; int nrows, cap;     /* JSON objects, printed at the end */
 };
 
-static const char *const HOW[] = { "lookup", "executable", "DF_SYMBOLIC", "protected", "Bsymbolic-functions" };
+static const char *const HOW[] = { "lookup", "executable", "DF_SYMBOLIC", "protected", "direct-call", "Bsymbolic-functions" };
 static const char *const CONF[] = { "certain", "likely", "possible" };
 #define STATE_MIN 64   /* less writable data than this is crt bookkeeping, not state */
 
-struct report *report_new(int json, struct allow *allow)
+struct report *report_new(int json, int show_all, struct allow *allow)
 {
     struct report *r = xcalloc(1, sizeof *r);
     r->json = json;
+    r->show_all = show_all;
     r->allow = allow;
     return r;
 }
@@ -88,15 +89,17 @@ static void side(char **s, const struct image *im, const char *name, const struc
         switch (b[i].how) {
         case H_SYMBOLIC: cat(s, "%s%s is linked -Bsymbolic (DF_SYMBOLIC)%s: its own references bind its own copy", sep, who, ""); break;
         case H_PROTECTED: cat(s, "%s%s defines %s protected: its own references bind its own copy", sep, who, name); break;
+        case H_DIRECT:
+            cat(s, "%s%s is probably self-binding (its code calls its own %s directly, not through the PLT", sep, who, name);
+            cat(s, "%s)%s; its own calls use its own copy", tm->own_func_relocs ? "" : "; no JUMP_SLOT/GLOB_DAT to any own function = -Bsymbolic-functions signature", "", "");
+            break;
         case H_BSYMFUNC:
-            cat(s, b[i].conf == C_LIKELY
-                    ? "%s%s is probably self-binding (GOT relocations reach its own data but no JUMP_SLOT/GLOB_DAT reaches an own function = -Bsymbolic-functions signature%s); its own calls use its own copy"
-                    : "%s%s is probably self-binding (no JUMP_SLOT/GLOB_DAT to any own export = -Bsymbolic-functions signature%s, or it never calls its own exports); its own calls use its own copy",
-                sep, who, "");
+            cat(s, "%s%s may be self-binding (no JUMP_SLOT/GLOB_DAT to any own function = -Bsymbolic-functions signature%s, "
+                   "but no direct call to it was found: perhaps it never calls it); if it does, its own calls use its own copy", sep, who, "");
             break;
         case H_EXE_OWN: cat(s, "%s%s's own code uses its own copy%s", sep, who, ""); break;
         default:
-            if (lookups++ >= 3) { first = lookups > 4 ? first : 0; if (lookups == 4) cat(s, "%s(and more)%s%s", sep, "", ""); break; }
+            if (++lookups > 3) { if (lookups == 4) cat(s, "%s(and more references)%s%s", sep, "", ""); break; }
             cat(s, "%s%s's reference resolves to %s's copy", sep, who, mname(im, t));
             cat(s, " (%s scope%s%s)", im->mods[b[i].binder].scope >= 0 && !in_global(im, t) ? "dlopen local" : "global",
                 tm->has_versym && tm->defs[d].ver >= 2 && tm->vers[tm->defs[d].ver].name ? ", version " : "",
@@ -121,19 +124,30 @@ static char *json_str(const char *s)
     return o;
 }
 
+static int side_conf(const struct binding *b, int n, const struct binding *rep)
+{
+    int best = C_POSSIBLE;
+    for (int i = 0; i < n; i++)
+        if (b[i].target == rep->target && b[i].def == rep->def && b[i].conf < best) best = b[i].conf;
+    return best;
+}
+
 int report_split(struct report *r, const struct image *im, const char *name, const struct binding *b, int n, int x, int y)
 {
     const struct module *ma = im->mods[b[x].target].m, *mb = im->mods[b[y].target].m;
     const struct def *da = &ma->defs[b[x].def], *db = &mb->defs[b[y].def];
     /* who is involved, for the allowlist */
     const char **mods = xcalloc(2 * n + 2, sizeof *mods);
-    int nm = 0, conf = -1;
+    int nm = 0;
     for (int i = 0; i < n; i++) {
         mods[nm++] = mname(im, b[i].binder);
         mods[nm++] = mname(im, b[i].target);
-        if (b[i].how >= H_SYMBOLIC && (conf < 0 || b[i].conf < conf)) conf = b[i].conf;
     }
-    if (conf < 0) conf = C_CERTAIN;    /* the copies differ by scope alone */
+    /* Each side is as sure as its best evidence: someone reaching the copy
+     * through a scope (or the executable's own) is certain, a self-binding
+     * library is as sure as its label.  The split is as sure as its weaker side. */
+    int cx = side_conf(b, n, &b[x]), cy = side_conf(b, n, &b[y]);
+    int conf = cx > cy ? cx : cy;
     int allowed = r->allow && allow_match(r->allow, name, mods, nm);
     free(mods);
     if (allowed) { r->suppressed++; return 0; }
@@ -157,8 +171,11 @@ int report_split(struct report *r, const struct image *im, const char *name, con
     if (!info && !data)
         cat(&why, state >= STATE_MIN ? " (function; its module has writable state)%s%s%s" : " (function; its modules hold almost no writable data)%s%s%s", "", "", "");
     cat(&why, " [confidence: %s]%s%s", CONF[conf], "", "");
-    const char *verdict = info ? "INFO" : "SPLIT";
-    if (info) r->info++; else r->splits++;
+    /* only "possible" evidence: reported, but it does not make the exit status */
+    const char *verdict = info ? "INFO" : conf == C_POSSIBLE ? "MAYBE" : "SPLIT";
+    if (info) r->info++;
+    else if (conf == C_POSSIBLE) r->maybe++;
+    else r->splits++;
     if (r->json) {
         char *jw = json_str(why), *jn = json_str(name), *ji = json_str(im->exe_path);
         char *ja = json_str(ma->path), *jb = json_str(mb->path);
@@ -168,12 +185,12 @@ int report_split(struct report *r, const struct image *im, const char *name, con
             "\"definitions\":[{\"module\":%s,\"binding\":\"%s\"},{\"module\":%s,\"binding\":\"%s\"}],\"why\":%s}",
             ji, verdict, sev, jn, CONF[conf], ja, HOW[b[x].how], jb, HOW[b[y].how], jw);
         free(jw); free(jn); free(ji); free(ja); free(jb);
-    } else {
+    } else if (!strcmp(verdict, "SPLIT") || r->show_all) {
         if (!r->header++) printf("%-7s  %-4s  %-24s  %s\n", "VERDICT", "SEV", "SYMBOL", "WHY");
         printf("%-7s  %-4s  %-24s  %s\n", verdict, sev, name, why);
     }
     free(why);
-    return !info;
+    return !strcmp(verdict, "SPLIT");
 }
 
 void report_missing(struct report *r, const struct image *im)
@@ -188,12 +205,12 @@ void report_missing(struct report *r, const struct image *im)
 void report_finish(struct report *r, int images, int errors)
 {
     if (r->json) {
-        printf("{\"images\":%d,\"splits\":%d,\"info\":%d,\"suppressed\":%d,\"partial\":%d,\"errors\":%d,\"findings\":[",
-               images, r->splits, r->info, r->suppressed, r->partial, errors);
+        printf("{\"images\":%d,\"splits\":%d,\"maybe\":%d,\"info\":%d,\"suppressed\":%d,\"partial\":%d,\"errors\":%d,\"findings\":[",
+               images, r->splits, r->maybe, r->info, r->suppressed, r->partial, errors);
         for (int i = 0; i < r->nrows; i++) printf("%s%s", i ? "," : "", r->rows[i]);
         printf("]}\n");
         return;
     }
-    printf("# symsplit: %d image(s), %d split(s), %d info, %d suppressed by allowlist, %d partial, %d error(s)\n",
-           images, r->splits, r->info, r->suppressed, r->partial, errors);
+    printf("# symsplit: %d image(s), %d split(s), %d maybe, %d info%s, %d suppressed by allowlist, %d partial, %d error(s)\n",
+           images, r->splits, r->maybe, r->info, r->show_all ? "" : " (rows with --info)", r->suppressed, r->partial, errors);
 }

@@ -80,7 +80,7 @@ int analyse_image(struct report *r, const struct image *im)
     struct group *g = NULL;
     int ng = 0, gcap = 0;
     for (int i = 0; i < im->n; i++) {
-        const struct module *m = im->mods[i].m;
+        struct module *m = im->mods[i].m;
         for (int k = 0; k < m->nrefs; k++) {
             const struct ref *rf = &m->refs[k];
             struct slot *sl = find(&t, rf->name, rf->hash, 0);
@@ -95,11 +95,15 @@ int analyse_image(struct report *r, const struct image *im)
             struct slot *sl = find(&t, df->name, df->hash, 0);
             if (sl->ndef < 2) continue;
             struct binding b = { i, i, k, H_EXE_OWN, C_CERTAIN };
-            if (i == 0 && df->kind != K_OTHER) {
-                add(sl, &g, &ng, &gcap, b);   /* the executable is first in every scope */
-            } else if (self_binding(m, df, &b.how, &b.conf)) {
-                add(sl, &g, &ng, &gcap, b);
-            } else if (df->self_reloc) {   /* interposable self-reference: an ordinary lookup */
+            if (i == 0) {
+                if (df->kind != K_OTHER) add(sl, &g, &ng, &gcap, b);   /* the executable is first in every scope */
+                continue;
+            }
+            int self = self_binding(m, k, &b.how, &b.conf);
+            if (self) add(sl, &g, &ng, &gcap, b);
+            /* an interposable self-reference is an ordinary lookup; a library
+             * can have both kinds of call sites */
+            if (df->self_reloc && (!self || b.how == H_DIRECT)) {   /* interposable self-reference: an ordinary lookup */
                 const char *ver = df->ver >= 2 ? vname(m, df) : NULL;
                 int d, tg = lookup(im, i, df->name, df->hash, ver, 0, -1, &d);
                 if (tg >= 0) add(sl, &g, &ng, &gcap, (struct binding){ i, tg, d, H_LOOKUP, C_CERTAIN });

@@ -30,6 +30,8 @@ struct def {                 /* an exported definition in .dynsym */
     uint8_t self_reloc;      /* the module reaches its own definition via a JUMP_SLOT/GLOB_DAT/.. */
     uint8_t copy;            /* target of a COPY relocation (executables) */
     uint8_t readonly;        /* lives in a non-writable section or in RELRO */
+    uint8_t direct_call;     /* the module's code calls it directly (calls.c) */
+    uint64_t value;          /* st_value */
     int next;                /* next def in the same hash bucket, -1 ends */
 };
 struct ref {                 /* an undefined dynamic symbol the module needs */
@@ -57,6 +59,7 @@ struct module {
     int n_func_exports, own_func_relocs, own_data_relocs;
     size_t state_bytes;      /* .data + .bss + .tdata + .tbss: writable state the code can reach */
     void *map; size_t size; void *elf; int borrowed;
+    int scanned;             /* calls.c has looked for direct calls */
 };
 /* Returns a module or NULL with *err set to a one-line reason.  *wrong_arch is set
  * when the file is a valid ELF for another class/machine (search skips those). */
@@ -65,6 +68,9 @@ struct module *module_parse(void *map, size_t size, const char *path, int is_mai
 void module_free(struct module *m);
 const char *module_name(const struct module *m); /* soname, else basename of path */
 int module_find_defs(const struct module *m, const char *name, uint32_t hash); /* first def index or -1 */
+
+/* ---- calls.c ---- */
+int calls_itself(struct module *m, int defidx);   /* 1: code calls this own export directly */
 
 /* ---- ldcache.c ---- */
 const char *ldcache_lookup(const char *soname); /* path from /etc/ld.so.cache or NULL */
@@ -100,16 +106,16 @@ struct binding {
     int how;                 /* enum bindhow */
     int conf;                /* enum confidence */
 };
-enum bindhow { H_LOOKUP, H_EXE_OWN, H_SYMBOLIC, H_PROTECTED, H_BSYMFUNC };
+enum bindhow { H_LOOKUP, H_EXE_OWN, H_SYMBOLIC, H_PROTECTED, H_DIRECT, H_BSYMFUNC };
 enum confidence { C_CERTAIN, C_LIKELY, C_POSSIBLE };
 int lookup(const struct image *im, int from, const char *name, uint32_t hash,
            const char *ver, int ver_hidden, int skip, int *defidx);
-int self_binding(const struct module *m, const struct def *d, int *how, int *conf);
+int self_binding(struct module *m, int defidx, int *how, int *conf);
 
 /* ---- split.c / report.c ---- */
 struct allow;
 struct report;
-struct report *report_new(int json, struct allow *allow);
+struct report *report_new(int json, int show_all, struct allow *allow);
 int analyse_image(struct report *r, const struct image *im); /* returns #splits */
 void report_finish(struct report *r, int images, int errors);
 int report_splits(const struct report *r);
