@@ -100,7 +100,7 @@ void module_free(struct module *m)
     if (!m) return;
     if (m->elf) elf_end(m->elf);
     if (m->map && m->size && !m->borrowed) munmap(m->map, m->size);
-    free(m->needed); free(m->vers); free(m->defs); free(m->refs); free(m->bucket);
+    free(m->needed); free(m->vers); free(m->defs); free(m->dups); free(m->refs); free(m->bucket);
     free(m->path); free(m->origin);
     free(m);
 }
@@ -277,7 +277,7 @@ struct module *module_parse(void *map, size_t size, const char *path, int is_mai
         GROW(m->defs, m->ndefs, dcap);
         sym2def[i] = m->ndefs;
         m->defs[m->ndefs++] = (struct def){ name, name_hash(name), vs & 0x7fff, (vs & 0x8000) != 0,
-                                            kind_of(type), vis, bind, 0, 0, ro, 0, s.st_value, -1 };
+                                            kind_of(type), vis, bind, 0, 0, ro, 0, 0, s.st_value, -1 };
         m->n_func_exports += kind_of(type) == K_FUNC;
     }
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 struct report {
-    int json, show_all, header, splits, maybe, info, suppressed, partial;
+    int json, show_all, header, splits, maybe, info, suppressed, partial, naive;
     struct allow *allow;
     char **rows; int nrows, cap;     /* JSON objects, printed at the end */
 };
@@ -193,6 +193,8 @@ int report_split(struct report *r, const struct image *im, const char *name, con
     return !strcmp(verdict, "SPLIT");
 }
 
+void report_naive(struct report *r, int has_duplicates) { r->naive += has_duplicates != 0; }
+
 void report_missing(struct report *r, const struct image *im)
 {
     if (!im->nmissing) return;
@@ -205,12 +207,14 @@ void report_missing(struct report *r, const struct image *im)
 void report_finish(struct report *r, int images, int errors)
 {
     if (r->json) {
-        printf("{\"images\":%d,\"splits\":%d,\"maybe\":%d,\"info\":%d,\"suppressed\":%d,\"partial\":%d,\"errors\":%d,\"findings\":[",
-               images, r->splits, r->maybe, r->info, r->suppressed, r->partial, errors);
+        printf("{\"images\":%d,\"splits\":%d,\"maybe\":%d,\"info\":%d,\"suppressed\":%d,\"partial\":%d,\"errors\":%d,"
+               "\"naive_duplicates\":%d,\"findings\":[",
+               images, r->splits, r->maybe, r->info, r->suppressed, r->partial, errors, r->naive);
         for (int i = 0; i < r->nrows; i++) printf("%s%s", i ? "," : "", r->rows[i]);
         printf("]}\n");
         return;
     }
     printf("# symsplit: %d image(s), %d split(s), %d maybe, %d info%s, %d suppressed by allowlist, %d partial, %d error(s)\n",
            images, r->splits, r->maybe, r->info, r->show_all ? "" : " (rows with --info)", r->suppressed, r->partial, errors);
+    printf("# naive: %d image(s) have a name defined by two modules of their closure (nm -D | sort | uniq -d)\n", r->naive);
 }

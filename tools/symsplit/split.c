@@ -63,19 +63,23 @@ int analyse_image(struct report *r, const struct image *im)
     /* Pass 1: which names have definitions in two or more modules.  Only
      * those can split, so only their references are looked up at all. */
     size_t total = 0;
-    for (int i = 0; i < im->n; i++) total += im->mods[i].m->ndefs;
+    for (int i = 0; i < im->n; i++) total += im->mods[i].m->ndups;
     struct names t = { 0 };
+    int naive = 0;   /* what `nm -D | sort | uniq -d` over the closure would say */
     size_t cap = 64;
     while (cap < 2 * total) cap *= 2;
     t.s = xcalloc(cap, sizeof *t.s);
     t.mask = cap - 1;
     for (int i = 0; i < im->n; i++) {
         const struct module *m = im->mods[i].m;
-        for (int k = 0; k < m->ndefs; k++) {
+        for (int j = 0; j < m->ndups; j++) {
+            int k = m->dups[j];
             struct slot *sl = find(&t, m->defs[k].name, m->defs[k].hash, 1);
             if (sl->last != i) { sl->ndef++; sl->last = i; }
         }
     }
+    for (size_t i = 0; i <= t.mask && !naive; i++) naive = t.s[i].ndef >= 2;
+    report_naive(r, naive);
     /* Pass 2: every module's view of those names. */
     struct group *g = NULL;
     int ng = 0, gcap = 0;
@@ -90,7 +94,8 @@ int analyse_image(struct report *r, const struct image *im)
             int tg = lookup(im, i, rf->name, rf->hash, ver, hid, -1, &d);
             if (tg >= 0) add(sl, &g, &ng, &gcap, (struct binding){ i, tg, d, H_LOOKUP, C_CERTAIN });
         }
-        for (int k = 0; k < m->ndefs; k++) {
+        for (int j = 0; j < m->ndups; j++) {
+            int k = m->dups[j];
             const struct def *df = &m->defs[k];
             struct slot *sl = find(&t, df->name, df->hash, 0);
             if (sl->ndef < 2) continue;

@@ -31,6 +31,7 @@ struct def {                 /* an exported definition in .dynsym */
     uint8_t copy;            /* target of a COPY relocation (executables) */
     uint8_t readonly;        /* lives in a non-writable section or in RELRO */
     uint8_t direct_call;     /* the module's code calls it directly (calls.c) */
+    uint8_t dup;             /* another module in the run defines this name (dups.c) */
     uint64_t value;          /* st_value */
     int next;                /* next def in the same hash bucket, -1 ends */
 };
@@ -60,6 +61,7 @@ struct module {
     size_t state_bytes;      /* .data + .bss + .tdata + .tbss: writable state the code can reach */
     void *map; size_t size; void *elf; int borrowed;
     int scanned;             /* calls.c has looked for direct calls */
+    int *dups; int ndups, dupcap;  /* defs whose name another module defines too */
 };
 /* Returns a module or NULL with *err set to a one-line reason.  *wrong_arch is set
  * when the file is a valid ELF for another class/machine (search skips those). */
@@ -71,6 +73,9 @@ int module_find_defs(const struct module *m, const char *name, uint32_t hash); /
 
 /* ---- calls.c ---- */
 int calls_itself(struct module *m, int defidx);   /* 1: code calls this own export directly */
+
+/* ---- dups.c ---- */
+void dups_register(struct module *m);
 
 /* ---- ldcache.c ---- */
 const char *ldcache_lookup(const char *soname); /* path from /etc/ld.so.cache or NULL */
