@@ -1,6 +1,6 @@
 # tools/symsplit: the binding simulator (issue 7).  Included by the top Makefile.
 SYMSPLIT_DIR  := tools/symsplit
-SYMSPLIT_LIB  := util.c elf_module.c ldcache.c search.c closure.c bind.c split.c report.c allow.c
+SYMSPLIT_LIB  := util.c elf_module.c ldcache.c search.c closure.c dups.c bind.c calls.c split.c report.c allow.c
 SYMSPLIT_SRCS := $(addprefix $(SYMSPLIT_DIR)/,$(SYMSPLIT_LIB) main.c)
 SYMSPLIT_HDRS := $(wildcard $(SYMSPLIT_DIR)/*.h)
 SYMSPLIT_OUT  := $(B)/tools/symsplit
@@ -45,7 +45,7 @@ $(SYMSPLIT_FIX): $(SYMSPLIT_DIR)/mkfixtures $(wildcard $(SYMSPLIT_DIR)/fixtures/
 
 HELP_LINES += "  make symsplit    build the binding simulator: $(SYMSPLIT) [--dlopen P[:local|:global]] [--allow F] [--json] EXE..."
 HELP_LINES += "  make symsplit-sweep / symsplit-bench    symsplit over /usr/bin + /usr/sbin; timing vs libtree/ldd/nm"
-DEPS_PACKAGES += libelf-dev binutils file
+DEPS_PACKAGES += libelf-dev binutils file clang python3
 TEST_PREREQS += $(SYMSPLIT) $(SYMSPLIT_SAN) $(SYMSPLIT_FIX)
 ifneq ($(SYMSPLIT_CLANG),)
 TEST_PREREQS += $(SYMSPLIT_FUZZ)
