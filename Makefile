@@ -1,0 +1,126 @@
+# split-state-lab: entry points only. Each lab lives in its own directory
+# with one Makefile fragment (lab.mk) and a table of rows; see README.md.
+.DEFAULT_GOAL := help
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
+.DELETE_ON_ERROR:
+.SECONDARY:
+.SUFFIXES:
+# Parallel by default (every lab is -j safe); an explicit -jN wins.
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+endif
+
+CC ?= gcc
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+# LD names the linker for -fuse-ld: bfd, gold or lld (ld, ld.bfd, ld.gold
+# and ld.lld are understood too; make's own default "ld" means bfd).
+ifeq ($(origin LD),default)
+LD := bfd
+endif
+override LD := $(patsubst ld.%,%,$(patsubst ld,bfd,$(LD)))
+B ?= build
+SCRIPTS := scripts
+V ?= 0
+Q := $(if $(filter 1,$(V)),,@)
+
+# Every flag a row depends on is passed explicitly, so verdicts do not depend
+# on what a distribution's driver adds (Debian gcc: -pie --as-needed; Ubuntu
+# gcc also -z now; clang: neither).
+LDFLAG_FUSE := -fuse-ld=$(LD)
+BASE_CFLAGS := -O1 -g0 -Wall -Werror=implicit-function-declaration
+PIC_CFLAGS  := -fPIC
+EXE_PIE_CFLAGS  := -fPIE
+EXE_PIE_LDFLAGS := -pie
+EXE_NOPIE_CFLAGS  := -fno-pic
+EXE_NOPIE_LDFLAGS := -no-pie
+# Bind everything at load time, so LD_DEBUG=bindings shows every binding
+# before main runs, whatever the distribution's default.
+LINK_NOW := -Wl,-z,now
+# DT_RPATH, not DT_RUNPATH: searched before LD_LIBRARY_PATH and used for the
+# dependencies' dependencies too, so the environment cannot swap a copy in.
+RPATH_ORIGIN := -Wl,--disable-new-dtags,-rpath,'$$ORIGIN'
+
+HELP_LINES :=
+TEST_PREREQS :=
+FIXED_ROWS :=
+EVIDENCE_TARGETS :=
+TOOLCHAIN_LABS :=
+DEPS_PACKAGES := gcc binutils make bats bats-assert bats-support
+
+# shq: quote a make value for a single-quoted shell word.
+shq = '$(subst ','\'',$1)'
+# run_rows LAB,ROWS[,EVIDENCE]: a header line per row, then the lab's
+# $(LAB.run) for it (and $(LAB.evidence) when asked), all derived into
+# verdicts by the one shared script.
+run_rows = { $(foreach r,$2,printf '%s\n' $(call shq,== $r: $($1.$r.what)); $(call $1.run,$r) || echo "[run failed: exit $$?]";$(if $3, $(call $1.evidence,$r);)) } | $(SCRIPTS)/verdict
+# check_name KIND,GIVEN,KNOWN: one-line error and failure for an unknown name.
+check_name = $(if $(filter-out $3,$2),@echo "unknown $1 '$(firstword $(filter-out $3,$2))' (known: $3)" >&2; exit 2)
+
+toolchain-check:
+	$(Q)$(SCRIPTS)/toolchain --check $(CC) $(LD)
+toolchain-report: toolchain-check
+	$(Q)$(SCRIPTS)/toolchain $(CC) $(LD)
+.PHONY: toolchain-check toolchain-report
+
+include $(sort $(wildcard */lab.mk tools/*/lab.mk))
+
+evidence: $(EVIDENCE_TARGETS)
+
+# Toolchain regression mode: every lab in TOOLCHAIN_LABS (each with its
+# $(LAB.check) target and arguments) built and run under each toolchain, in
+# parallel under one jobserver, into $(B)/toolchains/<cc+ld>/.
+TOOLCHAINS ?= gcc:bfd gcc:gold gcc:lld clang:lld clang:bfd
+tc_targets = $(foreach t,$1,tc-facts/$(subst :,+,$t))
+tc_specs = $(foreach l,$(TOOLCHAIN_LABS),$l='$($l.check)')
+tc-facts/%: FORCE
+	+$(Q)$(SCRIPTS)/toolchain-facts $(subst +,:,$*) $(B)/toolchains/$* $(tc_specs)
+
+check-toolchains: $(call tc_targets,$(TOOLCHAINS))
+	$(Q)$(SCRIPTS)/toolchain-table $(B)/toolchains $(TOOLCHAINS)
+
+# make baseline OUT=file: record this toolchain's facts (TOOLCHAINS= for more);
+# make compare BASELINE=file: rerun the toolchains the file names, print changes.
+baseline: $(call tc_targets,$(if $(filter command line,$(origin TOOLCHAINS)),$(TOOLCHAINS),$(CC):$(LD)))
+	$(if $(OUT),,@echo "make baseline needs OUT=<file>" >&2; exit 2)
+	$(Q)$(SCRIPTS)/baseline $(B)/toolchains $(if $(filter command line,$(origin TOOLCHAINS)),$(TOOLCHAINS),$(CC):$(LD)) > $(OUT)
+	@echo "baseline: $$(grep -vc '^#' $(OUT)) facts written to $(OUT)"
+
+compare_tcs = $(if $(wildcard $(BASELINE)),$(shell awk '!/^\#/ && NF { print $$1 }' $(BASELINE) | sort -u))
+compare: $(call tc_targets,$(compare_tcs))
+	$(if $(BASELINE),,@echo "make compare needs BASELINE=<file> (from make baseline OUT=<file>)" >&2; exit 2)
+	$(Q)$(SCRIPTS)/compare $(BASELINE) $(B)/toolchains
+
+FORCE:
+.PHONY: check-toolchains baseline compare FORCE
+
+deps:
+	$(Q)$(SCRIPTS)/deps $(sort $(DEPS_PACKAGES))
+
+# make test: install what is missing, build everything the tests use in
+# parallel, then run every bats file and close with one counted line.
+test: deps
+	$(Q)$(MAKE) --no-print-directory -j$$(nproc) $(TEST_PREREQS)
+	$(Q)$(SCRIPTS)/run-bats test
+
+bench:
+	$(Q)$(SCRIPTS)/bench
+
+clean:
+	rm -rf $(B)
+
+help:
+	@echo "split-state-lab: two live copies of one library's state in one process"
+	@echo "  make evidence     every lab's rows with the facts that explain them"
+	@printf '%s\n' $(HELP_LINES)
+	@echo "  make test         install missing Debian packages, run all bats tests"
+	@echo "  make check-toolchains   every lab under each toolchain (TOOLCHAINS=\"gcc:bfd clang:lld ...\")"
+	@echo "  make baseline OUT=f     record this toolchain's verdicts and evidence facts"
+	@echo "  make compare BASELINE=f rerun and print only what changed (exit 1 if anything)"
+	@echo "  make bench        time a clean build + run of the matrix, and of check-toolchains"
+	@echo "  make clean        remove $(B)/"
+	@echo "  variables: CC=gcc|clang  LD=bfd|gold|lld  V=1 (show commands)  B=<build dir>"
+
+.PHONY: evidence deps test bench clean help

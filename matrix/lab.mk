@@ -1,0 +1,70 @@
+# matrix/: the split-state trigger isolated. Rows live in matrix/rows; the
+# rules below are generated per row, and the fixes lab reuses them (same
+# scenario, its own table) through $(call verbs_scenario,LAB,TABLE).
+VERBS_SRC := matrix
+VERBS_HDR := $(VERBS_SRC)/verbs.h
+
+# How the executable's half is compiled and linked, by the table's "exe" column.
+verbs_exe_cflags  = $(if $(filter static-nopie,$1),$(EXE_NOPIE_CFLAGS),$(EXE_PIE_CFLAGS))
+verbs_exe_ldflags = $(if $(filter static-nopie,$1),$(EXE_NOPIE_LDFLAGS),$(EXE_PIE_LDFLAGS))
+verbs_archive     = $(if $(filter none,$1),,$2)
+
+# verbs_scenario LAB,TABLE: one directory per row under $(B)/LAB/<row>/ with
+# libverbs_shared.so (copy SHARED + the constructor), libverbs_static.a
+# (copy STATIC), libcollective.so and app. Every object is built with its
+# row's flags; everything depends on the table, so editing a row rebuilds it.
+define verbs_scenario
+$(B)/$1/rows.mk: $2 $(SCRIPTS)/rows2mk
+	@mkdir -p $$(@D)
+	$$(Q)$(SCRIPTS)/rows2mk $1 $2 > $$@
+-include $(B)/$1/rows.mk
+
+$(B)/$1/%/libverbs_shared.so: $(VERBS_SRC)/verbs_copy.c $(VERBS_SRC)/provider_ctor.c $(VERBS_HDR) $(B)/$1/rows.mk
+	@mkdir -p $$(@D)
+	$$(Q)$$(CC) $$(LDFLAG_FUSE) $$(BASE_CFLAGS) $$(PIC_CFLAGS) -I$(VERBS_SRC) -DVX_COPY=SHARED $$($1.$$*.so-cflags) \
+		-shared -Wl,-soname,libverbs_shared.so $$($1.$$*.so-ldflags) -o $$@ $$(filter %.c,$$^)
+
+$(B)/$1/%/libcollective.so: $(VERBS_SRC)/collective.c $(VERBS_HDR) $(B)/$1/%/libverbs_shared.so
+	$$(Q)$$(CC) $$(LDFLAG_FUSE) $$(BASE_CFLAGS) $$(PIC_CFLAGS) -I$(VERBS_SRC) -shared -Wl,-soname,libcollective.so \
+		-o $$@ $$< -L$$(@D) -Wl,$$($1.$$*.needed) -lverbs_shared -Wl,--no-as-needed $$(RPATH_ORIGIN)
+
+$(B)/$1/%/verbs_static.o: $(VERBS_SRC)/verbs_copy.c $(VERBS_HDR) $(B)/$1/rows.mk
+	@mkdir -p $$(@D)
+	$$(Q)$$(CC) $$(BASE_CFLAGS) $$(call verbs_exe_cflags,$$($1.$$*.exe)) -I$(VERBS_SRC) -DVX_COPY=STATIC $$($1.$$*.exe-cflags) -c $$< -o $$@
+
+$(B)/$1/%/libverbs_static.a: $(B)/$1/%/verbs_static.o
+	$$(Q)rm -f $$@ && $$(AR) rcs $$@ $$<
+
+# The archive stands before the .so on the link line, and app.c's own call
+# pulls its member in: that is what puts copy STATIC into the executable.
+$(B)/$1/%/app: $(VERBS_SRC)/app.c $(VERBS_HDR) $(B)/$1/%/libverbs_static.a $(B)/$1/%/libcollective.so $(B)/$1/%/libverbs_shared.so
+	$$(Q)$$(CC) $$(LDFLAG_FUSE) $$(BASE_CFLAGS) $$(call verbs_exe_cflags,$$($1.$$*.exe)) $$(call verbs_exe_ldflags,$$($1.$$*.exe)) \
+		-I$(VERBS_SRC) -o $$@ $$< -Wl,$$($1.$$*.needed) $$(call verbs_archive,$$($1.$$*.exe),$$(@D)/libverbs_static.a) \
+		-L$$(@D) -lcollective -lverbs_shared -Wl,--no-as-needed $$($1.$$*.exe-ldflags) $$(RPATH_ORIGIN) $$(LINK_NOW)
+
+$1.run = env -u LD_LIBRARY_PATH -u LD_PRELOAD $(B)/$1/$$1/app
+$1.evidence = $(SCRIPTS)/evidence vx_ $(B)/$1/$$1/app $(B)/$1/$$1/libverbs_shared.so $(B)/$1/$$1/libcollective.so
+endef
+$(eval $(call verbs_scenario,matrix,matrix/rows))
+
+# make matrix [CONFIG=<id>] [EVIDENCE=1]
+CONFIG ?=
+matrix.selected = $(or $(CONFIG),$(matrix.rows))
+matrix.unknown = $(filter-out $(matrix.rows),$(CONFIG))
+matrix.apps = $(foreach r,$(matrix.selected),$(B)/matrix/$r/app)
+
+matrix: $(if $(matrix.unknown),,toolchain-check $(matrix.apps))
+	$(call check_name,config,$(CONFIG),$(matrix.rows))
+	$(Q)$(SCRIPTS)/toolchain $(CC) $(LD)
+	$(Q)$(call run_rows,matrix,$(matrix.selected),$(EVIDENCE))
+
+# Same run with the facts under each row; the variable reaches matrix's recipe.
+evidence-matrix: EVIDENCE := 1
+evidence-matrix: matrix
+
+.PHONY: matrix evidence-matrix
+EVIDENCE_TARGETS += evidence-matrix
+TOOLCHAIN_LABS += matrix
+matrix.check := matrix EVIDENCE=1
+TEST_PREREQS += $(matrix.apps)
+HELP_LINES += "  make matrix       the trigger isolated: rows A .. D2-copyreloc-symbolic (CONFIG=<id> for one, EVIDENCE=1 for the facts)"

@@ -1,0 +1,138 @@
+#!/usr/bin/env bats
+# scope-capture/: each test states one fact about one variant, read from the
+# run-time output, from the loader's own account (LD_DEBUG) or from the
+# binaries. Verdicts come from scripts/verdict only (through `fact`).
+load helpers
+
+setup_file() {
+	load helpers
+	lab_output scope scope-capture
+	lab_output scope-evidence scope-capture EVIDENCE=1
+}
+
+S() { out_file scope; }
+E() { out_file scope-evidence; }
+rowdir() { echo "$TOP/build/scope-capture/$1"; }
+
+# bindings ROW: the loader's register_driver binding lines for one variant.
+bindings() {
+	env -u LD_LIBRARY_PATH -u LD_PRELOAD LD_DEBUG=bindings "$(rowdir "$1")/app" 2>&1 >/dev/null |
+		grep "normal symbol \`register_driver'"
+}
+# registry_addr FILE ROW A|B: the run-time addresses registry A or B printed.
+registry_addr() { row "$1" "$2" | grep -oE "registry $3 @0x[0-9a-fA-F]+" | sed 's/.*@//' | sort -u; }
+
+# golden_row ID: `make scope-capture VARIANT=ID` alone, normalised, equals
+# that row of the golden.
+golden_row() {
+	run diff -u <(row "$TOP/expected/scope-capture.txt" "$1") \
+		<(make -s -C "$TOP" --no-print-directory scope-capture VARIANT="$1" | "$TOP/scripts/normalise")
+	assert_success
+}
+
+@test "golden: normalised make scope-capture equals expected/scope-capture.txt" {
+	run golden_diff "$(S)" "$TOP/expected/scope-capture.txt"
+	assert_success
+}
+
+@test "golden: VARIANT=capture alone"     { golden_row capture; }
+@test "golden: VARIANT=order alone"       { golden_row order; }
+@test "golden: VARIANT=omnibus alone"     { golden_row omnibus; }
+@test "golden: VARIANT=same-soname alone" { golden_row same-soname; }
+@test "golden: VARIANT=deepbind alone"    { golden_row deepbind; }
+@test "golden: VARIANT=fixed alone"       { golden_row fixed; }
+
+@test "every variant the issue names is there, in order" {
+	run grep -oE '^== [^:]+' "$(S)"
+	assert_output "$(printf '== %s\n' capture order omnibus same-soname deepbind fixed)"
+}
+
+@test "capture: the system provider's register_driver binds to libbundle.so" {
+	d=$(rowdir capture)
+	run bindings capture
+	assert_line --partial "binding file $d/libproviderB.so [0] to $d/libbundle.so [0]: normal symbol \`register_driver' [VERB_1.0]"
+}
+
+@test "fixed: the system provider's register_driver binds to libregistryB.so.1" {
+	d=$(rowdir fixed)
+	run bindings fixed
+	assert_line --partial "binding file $d/libproviderB.so [0] to $d/libregistryB.so.1 [0]: normal symbol \`register_driver' [VERB_1.0]"
+	refute_line --partial "to $d/libbundle.so [0]"
+}
+
+@test "deepbind: the provider's own group is searched first, its import reaches copy B" {
+	d=$(rowdir deepbind)
+	run bindings deepbind
+	assert_line --partial "binding file $d/libproviderB.so [0] to $d/libregistryB.so.1 [0]"
+	run row "$(E)" deepbind
+	assert_line --regexp '^  \| LD_DEBUG=scopes: libproviderB.so looks up in scope 0: libproviderB.so libregistryB.so.1 '
+}
+
+@test "capture: the global scope (app first) precedes the provider's own group" {
+	run row "$(E)" capture
+	assert_line --regexp '^  \| LD_DEBUG=scopes: libproviderB.so looks up in scope 0: app libbundle.so '
+	assert_line --regexp '^  \| LD_DEBUG=scopes: libproviderB.so looks up in scope 1: libproviderB.so libregistryB.so.1 '
+}
+
+@test "capture and order: registry A and registry B are two different addresses, the split is derived" {
+	for r in capture order; do
+		a=$(registry_addr "$(S)" "$r" A); b=$(registry_addr "$(S)" "$r" B)
+		[ "$(wc -l <<< "$a")" -eq 1 ] && [ -n "$a" ] || fail "$r: expected one registry A address, got '$a'"
+		[ "$(wc -l <<< "$b")" -eq 1 ] && [ -n "$b" ] || fail "$r: expected one registry B address, got '$b'"
+		[ "$a" != "$b" ] || fail "$r: registry A and B at the same address $a"
+		assert_equal "$(written_addrs "$(S)" "$r")" "@$a"
+		assert_equal "$(fact "$(S)" "$r" verdict)" SPLIT
+	done
+}
+
+@test "every consumer's count is the number of registrations into the registry it reads" {
+	for r in capture order omnibus same-soname deepbind fixed; do
+		run awk '
+			/^\[.* -> .*@0x/ { match($0, /@0x[0-9a-fA-F]+/); w[substr($0, RSTART, RLENGTH)]++ }
+			/^\[.* <- .*@0x/ { match($0, /@0x[0-9a-fA-F]+/); last = substr($0, RSTART, RLENGTH) }
+			/ sees [0-9]+ device\(s\)/ { n = $0; sub(/.* sees /, "", n); sub(/ .*/, "", n); seen++
+				if (n + 0 != w[last] + 0) { print FILENAME ": consumer says " n ", registry " last " received " w[last] + 0; bad = 1 } }
+			END { if (seen != 2) { print "expected 2 consumer lines, saw " seen; bad = 1 }; exit bad }' <(row "$(S)" "$r")
+		assert_success
+	done
+}
+
+@test "capture: the NCCL consumer reads copy B with 0, the in-house consumer copy A with 2" {
+	assert_equal "$(count "$(S)" capture 'NCCL consumer')" 0
+	assert_equal "$(count "$(S)" capture 'in-house consumer')" 2
+	assert_equal "$(fact "$(S)" capture consumers)" "NCCL-consumer:0,in-house-consumer:2"
+}
+
+@test "omnibus, deepbind, fixed: no split, each consumer sees its own registry's device" {
+	for r in omnibus deepbind fixed; do
+		assert_equal "$(fact "$(S)" "$r" verdict)" no-split
+		assert_equal "$(fact "$(S)" "$r" consumers)" "NCCL-consumer:1,in-house-consumer:1"
+		[ "$(registry_addr "$(S)" "$r" A)" != "$(registry_addr "$(S)" "$r" B)" ] || fail "$r: one address for A and B"
+	done
+}
+
+@test "fixed: copy A keeps get_device_list in .dynsym but not register_driver" {
+	run readelf --dyn-syms -W "$(rowdir fixed)/libbundle.so"
+	assert_line --regexp ' get_device_list@@VERB_1.0$'
+	refute_output --partial 'register_driver'
+	run readelf --dyn-syms -W "$(rowdir capture)/libbundle.so"
+	assert_line --regexp ' register_driver@@VERB_1.0$'
+}
+
+@test "same-soname: one instance, the dlopen answered by the bundled file, no second mapping" {
+	d=$(rowdir same-soname)
+	[ -e "$d/libregistryB.so.1" ] || fail "the system copy B file is not on disk: the test would prove nothing"
+	run registry_addr "$(S)" same-soname B
+	assert_output ''
+	assert_equal "$(fact "$(S)" same-soname verdict)" no-split
+	run env -u LD_LIBRARY_PATH -u LD_PRELOAD LD_DEBUG=files "$d/app"
+	assert_equal "$(grep -c 'file=libregistryB.so.1 \[0\];  generating link map' <<< "$output")" 1
+	assert_line --regexp "opening file=$d/bundled/libregistryB.so.1 \[0\]; direct_opencount="
+	refute_line --partial "calling init: $d/libregistryB.so.1"
+}
+
+@test "make scope-capture VARIANT=nope: unknown variant, one line, exit 2" {
+	run make -s -C "$TOP" scope-capture VARIANT=nope
+	assert_equal "$status" 2
+	assert_line --index 0 "unknown variant 'nope' (known: capture order omnibus same-soname deepbind fixed)"
+}

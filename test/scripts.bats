@@ -1,0 +1,82 @@
+#!/usr/bin/env bats
+# The shared scripts on crafted input: the normaliser labels addresses by
+# first appearance per row; the verdict is derived from written vs read.
+load helpers
+
+norm() { printf '%b' "$1" | "$TOP/scripts/normalise"; }
+verdict() { printf '%b' "$1" | "$TOP/scripts/verdict"; }
+
+@test "normalise: the same address gets the same label, a new one the next label" {
+	run norm '== r: x\n[a -> t@0x7f00aa] x\n[b <- t@0x5500bb] y\n[c <- t@0x7f00aa] z\n'
+	assert_output $'== r: x\n[a -> t@1] x\n[b <- t@2] y\n[c <- t@1] z'
+}
+
+@test "normalise: labels restart in every row" {
+	run norm '== r1: x\n[a -> t@0xaaa]\n== r2: y\n[a -> t@0xbbb]\n[b <- t@0xaaa]\n'
+	assert_output $'== r1: x\n[a -> t@1]\n== r2: y\n[a -> t@1]\n[b <- t@2]'
+}
+
+@test "normalise: case of hex digits does not make two labels; bare 0x values are labelled" {
+	run norm '== r: x\n[a -> t@0xAbC] 0xabc\n'
+	assert_output $'== r: x\n[a -> t@1] @1'
+}
+
+@test "normalise: toolchain lines are dropped, everything else kept" {
+	run norm 'toolchain: cc: gcc 12\n== r: x\nplain line\n'
+	assert_output $'== r: x\nplain line'
+}
+
+@test "verdict: a read of a table that got no write is SPLIT, and the consumer is annotated" {
+	run verdict '== r: x\n[w -> t@0x1] n\n[rd <- t@0x2] n\nc: discovered 0 device(s)\n'
+	assert_line --index 3 --partial 'DEVICE NOT FOUND -- but the constructor DID register devices, into the OTHER copy'
+	assert_line --index 4 'verdict: SPLIT (written t@0x1 != read t@0x2)'
+}
+
+@test "verdict: equal addresses are no split" {
+	run verdict '== r: x\n[w -> t@0x1] n\n[rd <- t@0x1] n\nc sees 2 device(s)\n'
+	assert_line --index 3 --partial '[OK -- reads the copy the registration landed in]'
+	assert_line --index 4 'verdict: no split (written t@0x1 == read t@0x1)'
+}
+
+@test "verdict: no write line means the constructor never ran" {
+	run verdict '== r: x\n[rd <- t@0x1] n\nc: discovered 0 device(s)\n'
+	assert_line 'verdict: constructor never ran (no register line)'
+}
+
+@test "verdict: a failed run has no verdict, not a made-up one" {
+	run verdict '== r: x\n[run failed: exit 127]\n'
+	assert_line 'verdict: run failed (exit 127): no verdict'
+}
+
+@test "verdict: two registries each read after their own write are no split" {
+	run verdict '== r: x\n[a -> A @0x1] n\n[b -> B @0x2] n\n[ra <- A @0x1] n\n[rb <- B @0x2] n\n'
+	assert_line 'verdict: no split (every table read was written: @0x1, @0x2)'
+}
+
+@test "verdict --facts: one line per row with consumers and their counts" {
+	run bash -c "printf '== r1: x\n[w -> t@0x1]\n[rd <- t@0x2]\ncollective: discovered 0 device(s)\nNCCL consumer sees 0 device(s)\n== r2: y\n[w -> t@0x1]\n[rd <- t@0x1]\n' | '$TOP/scripts/verdict' --facts"
+	assert_output $'r1 verdict=SPLIT consumers=collective:0,NCCL-consumer:0\nr2 verdict=no-split consumers='
+}
+
+@test "verdict: evidence lines stay under their row, after the verdict" {
+	run verdict '== r: x\n[w -> t@0x1]\n  | fact\n[rd <- t@0x1]\n'
+	assert_output $'== r: x\n[w -> t@0x1]\n[rd <- t@0x1]\nverdict: no split (written t@0x1 == read t@0x1)\n  | fact'
+}
+
+@test "deps: nothing to do for installed packages" {
+	run "$TOP/scripts/deps" coreutils
+	assert_success
+	assert_output ''
+}
+
+@test "toolchain: a missing compiler is named in one line" {
+	run make -s -C "$TOP" matrix CC=no-such-cc-xyz
+	assert_failure
+	assert_line --index 0 "toolchain: compiler 'no-such-cc-xyz' not found (set CC=, e.g. CC=gcc or CC=clang)"
+}
+
+@test "toolchain: an unusable linker is named in one line" {
+	run make -s -C "$TOP" matrix LD=no-such-ld
+	assert_failure
+	assert_line --index 0 --partial "toolchain: linker 'no-such-ld' cannot be used"
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env bats
+# Toolchain regression mode: every lab under every installed toolchain, and
+# the baseline / compare pair an upgrade check relies on.
+load helpers
+
+ALL="gcc:bfd gcc:gold gcc:lld clang:lld clang:bfd"
+
+setup_file() {
+	load helpers
+	# Only toolchains this machine has; the others are tested as "skipped".
+	installed=
+	for tc in $ALL; do "$TOP/scripts/toolchain" --check "${tc%%:*}" "${tc#*:}" 2>/dev/null && installed="$installed $tc"; done
+	echo "${installed# }" > "$BATS_FILE_TMPDIR/installed"
+	make -s -C "$TOP" --no-print-directory check-toolchains TOOLCHAINS="${installed# }" > "$BATS_FILE_TMPDIR/table" 2>&1
+	echo $? > "$BATS_FILE_TMPDIR/status"
+	make -s -C "$TOP" --no-print-directory baseline OUT="$BATS_FILE_TMPDIR/baseline" > /dev/null
+}
+
+@test "check-toolchains: no unexpected cell under any installed toolchain" {
+	run cat "$BATS_FILE_TMPDIR/table"
+	assert_equal "$(cat "$BATS_FILE_TMPDIR/status")" 0
+	assert_line 'check-toolchains: every cell as expected'
+	refute_output --regexp ' \* '
+}
+
+@test "check-toolchains: one column per installed toolchain, one row per golden row" {
+	installed=$(cat "$BATS_FILE_TMPDIR/installed")
+	[ -n "$installed" ] || fail "no toolchain installed"
+	run head -n 1 "$BATS_FILE_TMPDIR/table"
+	for tc in $installed; do assert_output --partial "$tc"; done
+	for g in "$TOP"/expected/*.txt; do
+		lab=$(basename "$g" .txt)
+		for r in $(grep -oE '^== [^:]+' "$g" | cut -c4-); do
+			grep -qE "^$lab:$r " "$BATS_FILE_TMPDIR/table" || fail "row $lab:$r missing from the table"
+		done
+	done
+}
+
+@test "check-toolchains: a toolchain that is not installed is listed as skipped, with the reason" {
+	run make -s -C "$TOP" check-toolchains TOOLCHAINS="gcc:bfd gcc:no-such-ld"
+	assert_success
+	assert_line --regexp "^skipped: gcc:no-such-ld -- linker 'no-such-ld' cannot be used"
+}
+
+@test "check-toolchains: a cell that differs from its expectation is marked and fails" {
+	cp -r "$TOP/build/toolchains/gcc+bfd" "$BATS_TEST_TMPDIR/gcc+bfd"
+	sed -i 's/^matrix:B verdict=SPLIT/matrix:B verdict=no-split/' "$BATS_TEST_TMPDIR/gcc+bfd/facts"
+	run "$TOP/scripts/toolchain-table" "$BATS_TEST_TMPDIR" gcc:bfd
+	assert_failure
+	assert_line --regexp '^matrix:B +SPLIT +no-split \*'
+	assert_line 'unexpected: matrix:B under gcc:bfd: no-split, expected SPLIT'
+}
+
+@test "check-toolchains: a verdict difference listed with its reason is accepted as known" {
+	cp -r "$TOP/build/toolchains/gcc+bfd" "$BATS_TEST_TMPDIR/gcc+lld"
+	sed -i 's/^matrix:B verdict=SPLIT/matrix:B verdict=no-split/' "$BATS_TEST_TMPDIR/gcc+lld/facts"
+	printf '%s\n' '*:lld | matrix:B | verdict=no-split | a made-up reason, for this test only' > "$BATS_TEST_TMPDIR/differences"
+	TOOLCHAIN_DIFFERENCES="$BATS_TEST_TMPDIR/differences" run "$TOP/scripts/toolchain-table" "$BATS_TEST_TMPDIR" gcc:lld
+	assert_success
+	assert_line --regexp '^matrix:B +SPLIT +no-split \(known\)'
+}
+
+@test "check-toolchains: a toolchain with no facts fails instead of passing" {
+	run "$TOP/scripts/toolchain-table" "$BATS_TEST_TMPDIR" gcc:bfd
+	assert_failure
+	assert_line 'check-toolchains: no facts for gcc:bfd (toolchain-facts did not run)'
+}
+
+@test "compare: an unchanged baseline is silent and exits 0" {
+	run make -s -C "$TOP" compare BASELINE="$BATS_FILE_TMPDIR/baseline"
+	assert_success
+	assert_output ''
+}
+
+@test "compare: one fact changed by hand is reported, exactly, and fails" {
+	b="$BATS_TEST_TMPDIR/baseline"
+	sed 's/matrix:B | libverbs_shared.so: own-export relocations=JUMP_SLOT:0 GLOB_DAT:0/matrix:B | libverbs_shared.so: own-export relocations=JUMP_SLOT:1 GLOB_DAT:0/' \
+		"$BATS_FILE_TMPDIR/baseline" > "$b"
+	run cmp -s "$b" "$BATS_FILE_TMPDIR/baseline"
+	assert_failure                                   # the edit took
+	run make -s -C "$TOP" compare BASELINE="$b"
+	assert_failure
+	assert_equal "$(grep -c '^changed: ' <<< "$output")" 1
+	assert_line --regexp '^changed: [^ ]+ matrix:B \| libverbs_shared.so: own-export relocations$'
+	assert_line '    before: | libverbs_shared.so: own-export relocations=JUMP_SLOT:1 GLOB_DAT:0'
+	assert_line '    now:    | libverbs_shared.so: own-export relocations=JUMP_SLOT:0 GLOB_DAT:0'
+}
+
+@test "compare: a missing baseline file is one clear line" {
+	run make -s -C "$TOP" compare BASELINE=/nonexistent/baseline
+	assert_failure
+	assert_line --index 0 "compare: no baseline file '/nonexistent/baseline' (make baseline OUT=<file> first)"
+}
