@@ -23,7 +23,7 @@ truth() { "$FX/$1/app" > /dev/null 2>&1; }
     assert_failure 1
     run "$SYMSPLIT" "$FX/split-bsymfunc/app"
     assert_failure 1
-    assert_line --regexp '^SPLIT +low +reg_add +.*libreg.so is probably self-binding \(its code calls its own reg_add directly.*\[confidence: likely\]'
+    assert_line --regexp '^SPLIT +med +reg_add +.*libreg.so is probably self-binding \(its code calls its own reg_add directly.*\[confidence: likely\]'
 }
 
 @test "symsplit: plain interposition (libreg calls through its PLT) is cleared, as running it shows" {

@@ -14,7 +14,7 @@ static int match(const struct module *m, const char *name, uint32_t hash, const 
     int only = -1, nver = 0;
     for (int i = module_find_defs(m, name, hash); i >= 0; i = m->defs[i].next) {
         const struct def *d = &m->defs[i];
-        if (d->hash != hash || strcmp(d->name, name)) continue;
+        if (d->hash != hash || d->hidden_vis || strcmp(d->name, name)) continue;
         if (!m->has_versym) return i;
         const char *vname = d->ver < m->nvers ? m->vers[d->ver].name : NULL;
         if (ver) {
@@ -69,6 +69,7 @@ int self_binding(struct module *m, int defidx, int *how, int *conf)
     /* linker-made markers (_edata, __bss_start: NOTYPE) are nobody's state;
      * STB_GNU_UNIQUE is made one per process by ld.so whatever the flags */
     if (d->kind == K_OTHER || d->bind == STB_GNU_UNIQUE) return 0;
+    if (d->hidden_vis) { *how = H_HIDDEN; return 1; }
     if (m->symbolic) { *how = H_SYMBOLIC; return 1; }
     if (d->vis == STV_PROTECTED) { *how = H_PROTECTED; return 1; }
     if (d->kind != K_FUNC) return 0;

@@ -276,8 +276,10 @@ struct module *module_parse(void *map, size_t size, const char *path, int is_mai
         if (ds && gelf_getshdr(ds, &dsh) && !(dsh.sh_flags & SHF_WRITE) && type != STT_TLS) ro = 1;
         GROW(m->defs, m->ndefs, dcap);
         sym2def[i] = m->ndefs;
-        m->defs[m->ndefs++] = (struct def){ name, name_hash(name), vs & 0x7fff, (vs & 0x8000) != 0,
-                                            kind_of(type), vis, bind, 0, 0, ro, 0, 0, s.st_value, -1 };
+        m->defs[m->ndefs++] = (struct def){ .name = name, .hash = name_hash(name), .ver = vs & 0x7fff,
+                                            .hidden = (vs & 0x8000) != 0, .kind = kind_of(type), .vis = vis,
+                                            .bind = bind, .readonly = ro, .value = s.st_value,
+                                            .size = s.st_size, .next = -1 };
         m->n_func_exports += kind_of(type) == K_FUNC;
     }
 
@@ -309,6 +311,9 @@ struct module *module_parse(void *map, size_t size, const char *path, int is_mai
     }
     free(sym2def);
     sym2def = NULL;
+
+    m->ndefs_dyn = m->ndefs;
+    module_symtab(m, e, &dcap);
 
     /* ---- hash table over definitions ---- */
     m->nbucket = 1;

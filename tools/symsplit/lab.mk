@@ -1,6 +1,6 @@
 # tools/symsplit: the binding simulator (issue 7).  Included by the top Makefile.
 SYMSPLIT_DIR  := tools/symsplit
-SYMSPLIT_LIB  := util.c elf_module.c ldcache.c search.c closure.c dups.c bind.c calls.c split.c report.c allow.c
+SYMSPLIT_LIB  := $(filter-out main.c fuzz.c,$(notdir $(wildcard $(SYMSPLIT_DIR)/*.c)))
 SYMSPLIT_SRCS := $(addprefix $(SYMSPLIT_DIR)/,$(SYMSPLIT_LIB) main.c)
 SYMSPLIT_HDRS := $(wildcard $(SYMSPLIT_DIR)/*.h)
 SYMSPLIT_OUT  := $(B)/tools/symsplit

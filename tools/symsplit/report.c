@@ -12,7 +12,7 @@ struct report {
     char **rows; int nrows, cap;     /* JSON objects, printed at the end */
 };
 
-static const char *const HOW[] = { "lookup", "executable", "DF_SYMBOLIC", "protected", "direct-call", "Bsymbolic-functions" };
+static const char *const HOW[] = { "lookup", "executable", "DF_SYMBOLIC", "protected", "hidden", "direct-call", "Bsymbolic-functions" };
 static const char *const CONF[] = { "certain", "likely", "possible" };
 #define STATE_MIN 64   /* less writable data than this is crt bookkeeping, not state */
 
@@ -54,6 +54,11 @@ static const char *stateless(const struct image *im, int ta, const struct def *d
     if (da->kind != K_FUNC || db->kind != K_FUNC) return NULL;
     if ((ta == 0 && is_libc(mb)) || (tb == 0 && is_libc(ma)))
         return "the executable carries its own copy of a C library function (gnulib-style)";
+    /* C++ code instantiated hidden (-fvisibility-inlines-hidden, COMDAT
+     * under -fvisibility=hidden): the same vague-linkage case */
+    if ((da->hidden_vis || db->hidden_vis) && !strncmp(da->name, "_Z", 2))
+        return "a hidden C++ instantiation (inline/template code compiled into this module with hidden visibility; "
+               "vague linkage, any static state it has lives in a separate data symbol)";
     if (da->bind == STB_WEAK && db->bind == STB_WEAK)
         return "both copies are weak (C++ vague linkage: inline/template code emitted in every module by design; "
                "any static state it has lives in a separate unique data symbol)";
@@ -88,6 +93,7 @@ static void side(char **s, const struct image *im, const char *name, const struc
         first = 0;
         switch (b[i].how) {
         case H_SYMBOLIC: cat(s, "%s%s is linked -Bsymbolic (DF_SYMBOLIC)%s: its own references bind its own copy", sep, who, ""); break;
+        case H_HIDDEN: cat(s, "%s%s has its own hidden copy of %s (.symtab): its references bind it at link time", sep, who, name); break;
         case H_PROTECTED: cat(s, "%s%s defines %s protected: its own references bind its own copy", sep, who, name); break;
         case H_DIRECT:
             cat(s, "%s%s is probably self-binding (its code calls its own %s directly, not through the PLT", sep, who, name);
@@ -124,6 +130,23 @@ static char *json_str(const char *s)
     return o;
 }
 
+static int side_open(const struct binding *b, int n, const struct binding *rep)
+{
+    for (int i = 0; i < n; i++)
+        if (b[i].target == rep->target && b[i].def == rep->def && (b[i].how == H_LOOKUP || b[i].how == H_EXE_OWN))
+            return 1;
+    return 0;
+}
+
+/* Does the module's code reach state of its own?  Exact when .symtab is
+ * there; otherwise its writable bytes less the exported data it reaches
+ * through the GOT, against a floor for the C runtime's own few bytes. */
+static int has_state(const struct module *m)
+{
+    if (m->private_state >= 0) return m->private_state > 0;
+    return m->state_bytes > m->shared_data && m->state_bytes - m->shared_data >= STATE_MIN;
+}
+
 static int side_conf(const struct binding *b, int n, const struct binding *rep)
 {
     int best = C_POSSIBLE;
@@ -154,12 +177,31 @@ int report_split(struct report *r, const struct image *im, const char *name, con
 
     int data = da->kind == K_DATA || db->kind == K_DATA;
     const char *info = data ? NULL : stateless(im, b[x].target, da, b[y].target, db);
+    char *info_owned = NULL;
     /* constants (a COPY of read-only data, or two read-only copies) hold the
      * same bytes for ever: only their addresses differ */
     if (data && (da->readonly || da->copy) && (db->readonly || db->copy) && !(da->copy && db->copy))
         info = "read-only data (constants, vtables, typeinfo after RELRO): both copies hold the same bytes for ever, only their addresses differ";
-    size_t state = ma->state_bytes > mb->state_bytes ? ma->state_bytes : mb->state_bytes;
-    const char *sev = info ? "info" : data ? "high" : state >= STATE_MIN ? "med" : "low";
+    /* A function's second copy matters through the state behind it.  Look at
+     * the copies nobody reaches through a scope (both, for a scope split). */
+    int ox = side_open(b, n, &b[x]), oy = side_open(b, n, &b[y]);
+    int state = 0;
+    const struct module *stateless_mod = NULL;
+    for (int k = 0; k < 2; k++) {
+        const struct module *m = k ? mb : ma;
+        if ((k ? oy : ox) && !(ox && oy)) continue;
+        if (has_state(m)) state = 1;
+        else stateless_mod = m;
+    }
+    if (!data && !info && !state) {
+        info = xasprintf("the copy in %s reaches no private state (%s): the data behind it is exported "
+                         "and reached through GOT relocations, so both copies of the code share one state",
+                         module_name(stateless_mod),
+                         stateless_mod->private_state >= 0 ? "per .symtab" : "estimated from .data/.bss sizes");
+        info_owned = (char *)info;
+    }
+    /* med when .symtab proves the state, low when it is estimated */
+    const char *sev = info ? "info" : data ? "high" : (ma->private_state > 0 || mb->private_state > 0) ? "med" : "low";
     char *why = xasprintf("in %s: ", im->exe_path);
     side(&why, im, name, b, n, b[x].target, b[x].def);
     cat(&why, "; while %s%s%s", "", "", "");
@@ -168,8 +210,7 @@ int report_split(struct report *r, const struct image *im, const char *name, con
         cat(&why, " -> stateless code partition: %s%s%s; no state is shared, so nothing diverges", info, "", "");
     else
         cat(&why, " -> two live copies diverge%s%s%s", "", "", "");
-    if (!info && !data)
-        cat(&why, state >= STATE_MIN ? " (function; its module has writable state)%s%s%s" : " (function; its modules hold almost no writable data)%s%s%s", "", "", "");
+    if (!info && !data) cat(&why, " (function with private state behind it)%s%s%s", "", "", "");
     cat(&why, " [confidence: %s]%s%s", CONF[conf], "", "");
     /* only "possible" evidence: reported, but it does not make the exit status */
     const char *verdict = info ? "INFO" : conf == C_POSSIBLE ? "MAYBE" : "SPLIT";
@@ -190,6 +231,7 @@ int report_split(struct report *r, const struct image *im, const char *name, con
         printf("%-7s  %-4s  %-24s  %s\n", verdict, sev, name, why);
     }
     free(why);
+    free(info_owned);
     return !strcmp(verdict, "SPLIT");
 }
 

@@ -100,7 +100,7 @@ int analyse_image(struct report *r, const struct image *im)
             struct slot *sl = find(&t, df->name, df->hash, 0);
             if (sl->ndef < 2) continue;
             struct binding b = { i, i, k, H_EXE_OWN, C_CERTAIN };
-            if (i == 0) {
+            if (i == 0 && !df->hidden_vis) {
                 if (df->kind != K_OTHER) add(sl, &g, &ng, &gcap, b);   /* the executable is first in every scope */
                 continue;
             }

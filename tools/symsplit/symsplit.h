@@ -32,7 +32,8 @@ struct def {                 /* an exported definition in .dynsym */
     uint8_t readonly;        /* lives in a non-writable section or in RELRO */
     uint8_t direct_call;     /* the module's code calls it directly (calls.c) */
     uint8_t dup;             /* another module in the run defines this name (dups.c) */
-    uint64_t value;          /* st_value */
+    uint8_t hidden_vis;      /* from .symtab: a hidden definition, bound by its module only */
+    uint64_t value, size;    /* st_value, st_size */
     int next;                /* next def in the same hash bucket, -1 ends */
 };
 struct ref {                 /* an undefined dynamic symbol the module needs */
@@ -59,6 +60,9 @@ struct module {
     struct ref *refs; int nrefs;
     int n_func_exports, own_func_relocs, own_data_relocs;
     size_t state_bytes;      /* .data + .bss + .tdata + .tbss: writable state the code can reach */
+    size_t shared_data;      /* bytes of exported data it reaches through relocations */
+    long private_state;      /* bytes of state only this module's code reaches (symtab.c); -1 unknown */
+    int ndefs_dyn;           /* defs[0..ndefs_dyn) come from .dynsym, the rest are hidden (symtab.c) */
     void *map; size_t size; void *elf; int borrowed;
     int scanned;             /* calls.c has looked for direct calls */
     int *dups; int ndups, dupcap;  /* defs whose name another module defines too */
@@ -70,6 +74,9 @@ struct module *module_parse(void *map, size_t size, const char *path, int is_mai
 void module_free(struct module *m);
 const char *module_name(const struct module *m); /* soname, else basename of path */
 int module_find_defs(const struct module *m, const char *name, uint32_t hash); /* first def index or -1 */
+
+/* ---- symtab.c ---- */
+void module_symtab(struct module *m, void *elf, int *dcap);
 
 /* ---- calls.c ---- */
 int calls_itself(struct module *m, int defidx);   /* 1: code calls this own export directly */
@@ -111,7 +118,7 @@ struct binding {
     int how;                 /* enum bindhow */
     int conf;                /* enum confidence */
 };
-enum bindhow { H_LOOKUP, H_EXE_OWN, H_SYMBOLIC, H_PROTECTED, H_DIRECT, H_BSYMFUNC };
+enum bindhow { H_LOOKUP, H_EXE_OWN, H_SYMBOLIC, H_PROTECTED, H_HIDDEN, H_DIRECT, H_BSYMFUNC };
 enum confidence { C_CERTAIN, C_LIKELY, C_POSSIBLE };
 int lookup(const struct image *im, int from, const char *name, uint32_t hash,
            const char *ver, int ver_hidden, int skip, int *defidx);
