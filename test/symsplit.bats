@@ -18,12 +18,12 @@ setup_file() {
 # the fixture's own run: 0 = every consumer saw the registration, 1 = split
 truth() { "$FX/$1/app" > /dev/null 2>&1; }
 
-@test "symsplit: -Bsymbolic-functions library + second copy in the exe is flagged on reg_add (likely), as running it shows" {
+@test "symsplit: -Bsymbolic-functions library + second copy in the exe is flagged (likely), as running it shows" {
     run truth split-bsymfunc
     assert_failure 1
     run "$SYMSPLIT" "$FX/split-bsymfunc/app"
     assert_failure 1
-    assert_line --regexp '^SPLIT +med +reg_add +.*libreg.so is probably self-binding \(its code calls its own reg_add directly.*\[confidence: likely\]'
+    assert_line --regexp "^SPLIT +med +reg_count +.*app carries its own copy of reg_count.*libreg.so is probably self-binding: its code calls its own reg_add directly.*\[confidence: likely\]"
 }
 
 @test "symsplit: plain interposition (libreg calls through its PLT) is cleared, as running it shows" {
@@ -66,19 +66,24 @@ truth() { "$FX/$1/app" > /dev/null 2>&1; }
     refute_line --partial foo
 }
 
-@test "symsplit: dlopen local and global scopes find the global copy first: no split" {
+@test "symsplit: plugin captured by the global copy, libB's own copy unused: MAYBE only, exit 0" {
     for k in local global; do
-        run "$SYMSPLIT" --dlopen "$FX/dlopen/plugin.so:$k" "$FX/dlopen/app"
+        run "$SYMSPLIT" --info --dlopen "$FX/dlopen/plugin.so:$k" "$FX/dlopen/app"
         assert_success
+        assert_line --regexp "^MAYBE .* reg_count .*plugin.so depends on libB.so but its reference resolves to libA.so's copy"
     done
-    run "$SYMSPLIT" --dlopen "$FX/dlopen/plugin.so" "$FX/dlopen/app"
-    assert_success
 }
 
-@test "symsplit: dlopen with deepbind binds the plugin to its own scope: split on reg_count, certain" {
-    run "$SYMSPLIT" --dlopen "$FX/dlopen/plugin.so:deepbind" "$FX/dlopen/app"
+@test "symsplit: deepbind keeps plugin on its own dependency's copy: two instances, no split" {
+    run "$SYMSPLIT" --info --dlopen "$FX/dlopen/plugin.so:deepbind" "$FX/dlopen/app"
+    assert_success
+    refute_line --partial reg_count
+}
+
+@test "symsplit: plugin captured while the program dlsyms through libB's handle: split (likely)" {
+    run "$SYMSPLIT" --dlopen "$FX/dlopen/libB.so" --dlopen "$FX/dlopen/plugin.so" "$FX/dlopen/app"
     assert_failure 1
-    assert_line --regexp "^SPLIT .* reg_count .*plugin.so's reference resolves to libB.so's copy \(dlopen local scope\).*\[confidence: certain\]"
+    assert_line --regexp "^SPLIT .* reg_count .*resolves to libA.so's copy.*dlsym on the --dlopen handle of libB.so.*\[confidence: likely\]"
 }
 
 @test "symsplit: several executables in one run, each in its own image" {
@@ -147,14 +152,21 @@ bad_input() {   # file: one line on stderr naming it, exit 2
 @test "symsplit: ASan+UBSan build agrees with the plain build on every test input, silently" {
     bats_require_minimum_version 1.5.0
     [ -x "$SAN" ] || skip "sanitizer build missing (make $SAN)"
-    for f in "$FX"/*/app "$FX"/bad/* "$FX"/bad/*/app /usr/bin/ls; do
+    for f in "$FX"/*/app "$FX"/bad/* "$FX"/bad/*/app /usr/bin/ls "$BUILD"/matrix/*/app "$BUILD"/scope-capture/*/app; do
+        [ -e "$f" ] || [ -L "$f" ] || continue
         run --separate-stderr "$SYMSPLIT" "$f"; want=$status
         run --separate-stderr env ASAN_OPTIONS=detect_leaks=0 "$SAN" "$f"
         [ "$status" -eq "$want" ] || { echo "$f: status $status, plain build $want: $stderr"; false; }
         [[ $stderr != *Sanitizer* && $stderr != *"runtime error"* ]] || { echo "$f: $stderr"; false; }
     done
-    run --separate-stderr env ASAN_OPTIONS=detect_leaks=0 "$SAN" --dlopen "$FX/dlopen/plugin.so:deepbind" --json "$FX/dlopen/app"
+    run --separate-stderr env ASAN_OPTIONS=detect_leaks=0 "$SAN" --dlopen "$FX/dlopen/libB.so" --dlopen "$FX/dlopen/plugin.so" --json "$FX/dlopen/app"
     assert_failure 1
+    [[ $stderr != *Sanitizer* && $stderr != *"runtime error"* ]]
+    d=$BUILD/scope-capture/capture
+    if [ -e "$d/app" ]; then
+        run --separate-stderr env ASAN_OPTIONS=detect_leaks=0 "$SAN" --info --dlopen "$d/libregistryB.so.1" --dlopen "$d/libproviderB.so:deepbind" "$d/app"
+        [[ $stderr != *Sanitizer* && $stderr != *"runtime error"* ]]
+    fi
 }
 
 @test "symsplit: fuzz target smoke run (3 s of libFuzzer on the fixtures as seeds)" {
@@ -172,25 +184,45 @@ bad_input() {   # file: one line on stderr naming it, exit 2
     assert_line --regexp '^symsplit splits: +0 '
 }
 
-@test "symsplit: matrix lab rows split exactly where scripts/verdict --facts says" {
-    [ -x "$TOP/scripts/verdict" ] || skip "scripts/verdict not here yet (merge main)"
-    [ -d "$BUILD/matrix" ] || skip "matrix lab not built"
-    facts=$(make -C "$TOP" -s --no-print-directory matrix 2>/dev/null | "$TOP/scripts/verdict" --facts)
-    [ -n "$facts" ] || skip "no facts from the matrix run"
+# symsplit_agrees LAB FACTS: for every loaded row, symsplit exits 1 exactly
+# where scripts/verdict --facts says SPLIT; the rest of each line of FACTS
+# after the row id is how to call symsplit for that row.
+symsplit_agrees() {
+    local lab=$1 facts=$2 row verdict v bad=0
     while read -r row verdict _; do
         v=${verdict#verdict=}
         [ "$v" = not-loaded ] && continue
-        run "$SYMSPLIT" "$BUILD/matrix/$row/app"
-        if [ "$v" = SPLIT ]; then
-            [ "$status" -eq 1 ] || { echo "$row: verdict SPLIT, symsplit status $status"; false; }
-            [[ $output == *SPLIT*libverbs_shared.so* ]] || { echo "$row: $output"; false; }
-        else
-            [ "$status" -eq 0 ] || { echo "$row: verdict $v, symsplit says: $output"; false; }
-        fi
+        args=$(row_args "$lab" "$row")
+        # shellcheck disable=SC2086
+        run "$SYMSPLIT" $args
+        if [ "$v" = SPLIT ] && [ "$status" -ne 1 ]; then echo "$lab $row: verdict SPLIT, symsplit $status: $output"; bad=1; fi
+        if [ "$v" != SPLIT ] && [ "$status" -ne 0 ]; then echo "$lab $row: verdict $v, symsplit $status: $output"; bad=1; fi
     done <<<"$facts"
+    return $bad
 }
 
-@test "symsplit: scope-capture lab with its dlopen layout" {
-    [ -d "$BUILD/scope-capture" ] || skip "scope-capture lab not on this branch yet"
-    skip "scope-capture dlopen layout not published yet"
+row_args() {
+    case $1 in
+    matrix) echo "$BUILD/matrix/$2/app" ;;
+    scope-capture)   # the dlopen layout of nccl_like.c: registry local, provider local or deepbind
+        local k=local
+        awk -F'|' -v id="$2" '$1 ~ "^"id" *$" { exit !($3 ~ /PROVIDER_DEEPBIND/) }' "$TOP/scope-capture/rows" && k=deepbind
+        echo "--dlopen $BUILD/scope-capture/$2/libregistryB.so.1:local --dlopen $BUILD/scope-capture/$2/libproviderB.so:$k $BUILD/scope-capture/$2/app" ;;
+    esac
+}
+
+@test "symsplit: matrix lab rows split exactly where scripts/verdict --facts says" {
+    [ -x "$TOP/scripts/verdict" ] && [ -e "$TOP/matrix/rows" ] || skip "matrix lab not on this branch"
+    lab_output matrix matrix
+    facts=$("$TOP/scripts/verdict" --facts < "$(out_file matrix)")
+    [ "$(grep -c 'verdict=SPLIT' <<<"$facts")" -ge 1 ]
+    symsplit_agrees matrix "$facts"
+}
+
+@test "symsplit: scope-capture with its dlopen layout flags capture/order, clears omnibus, same-soname, deepbind, fixed" {
+    [ -x "$TOP/scripts/verdict" ] && [ -e "$TOP/scope-capture/rows" ] || skip "scope-capture lab not on this branch"
+    lab_output scope scope-capture
+    facts=$("$TOP/scripts/verdict" --facts < "$(out_file scope)")
+    [ "$(grep -c 'verdict=SPLIT' <<<"$facts")" -ge 1 ]
+    symsplit_agrees scope-capture "$facts"
 }

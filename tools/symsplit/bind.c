@@ -40,6 +40,12 @@ static int in_searchlist(const struct image *im, const struct searchlist *sl, co
     return -1;
 }
 
+int lookup_in(const struct image *im, const struct searchlist *sl, const char *name, uint32_t hash,
+              const char *ver, int *defidx)
+{
+    return in_searchlist(im, sl, name, hash, ver, 0, -1, defidx);
+}
+
 /* Module `from` looks up a name: its scopes in order (the global scope, then
  * the local scope of the dlopen that loaded it; reversed under RTLD_DEEPBIND). */
 int lookup(const struct image *im, int from, const char *name, uint32_t hash,

@@ -78,6 +78,10 @@ static int bfs(struct image *im, struct searchlist *sl, int root, int scope, str
                 j = add_module(im, m, cur, scope, name);
                 cm = im->mods[cur].m;
             }
+            struct lmod *cl = &im->mods[cur];
+            int seen = 0;
+            for (int i = 0; i < cl->ndeps; i++) seen |= cl->deps[i] == j;
+            if (!seen) { GROW(cl->deps, cl->ndeps, cl->depcap); cl->deps[cl->ndeps++] = j; }
             GROW(E->from, E->n, E->cap);
             GROW(E->to, E->n, E->cap2);
             E->from[E->n] = cur;
@@ -136,6 +140,8 @@ int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, 
             root = add_module(im, rm, 0, im->nlocals, dl[d].path);
         }
         im->locals = xrealloc(im->locals, (im->nlocals + 1) * sizeof *im->locals);
+        im->roots = xrealloc(im->roots, (im->nlocals + 1) * sizeof *im->roots);
+        im->roots[im->nlocals] = root;
         struct searchlist *sl = &im->locals[im->nlocals];
         memset(sl, 0, sizeof *sl);
         if (bfs(im, sl, root, im->nlocals, &E, err)) goto out;
@@ -160,7 +166,8 @@ out:
 
 void image_free(struct image *im)
 {
-    for (int i = 0; i < im->n; i++) free(im->mods[i].names);
+    for (int i = 0; i < im->n; i++) { free(im->mods[i].names); free(im->mods[i].deps); }
+    free(im->roots);
     free(im->mods);
     free(im->global.idx);
     for (int i = 0; i < im->nlocals; i++) free(im->locals[i].idx);

@@ -12,7 +12,8 @@ struct report {
     char **rows; int nrows, cap;     /* JSON objects, printed at the end */
 };
 
-static const char *const HOW[] = { "lookup", "executable", "DF_SYMBOLIC", "protected", "hidden", "direct-call", "Bsymbolic-functions" };
+static const char *const HOW[] = { "lookup", "executable", "dlopen-handle", "DF_SYMBOLIC", "protected", "hidden",
+                                   "direct-call", "Bsymbolic-functions" };
 static const char *const CONF[] = { "certain", "likely", "possible" };
 #define STATE_MIN 64   /* less writable data than this is crt bookkeeping, not state */
 
@@ -82,37 +83,51 @@ static int in_global(const struct image *im, int idx)
     return 0;
 }
 
-/* One side: everything that binds to the definition (t, d), in words. */
-static void side(char **s, const struct image *im, const char *name, const struct binding *b, int n, int t, int d)
+/* The captured side: who binds which copy instead of the one it was linked against. */
+static void captured(char **s, const struct image *im, const char *name, const struct finding *f)
 {
-    const struct module *tm = im->mods[t].m;
-    int lookups = 0, first = 1;
-    for (int i = 0; i < n; i++) {
-        if (b[i].target != t || b[i].def != d) continue;
-        const char *who = mname(im, b[i].binder), *sep = first ? "" : ", ";
-        first = 0;
-        switch (b[i].how) {
-        case H_SYMBOLIC: cat(s, "%s%s is linked -Bsymbolic (DF_SYMBOLIC)%s: its own references bind its own copy", sep, who, ""); break;
-        case H_HIDDEN: cat(s, "%s%s has its own hidden copy of %s (.symtab): its references bind it at link time", sep, who, name); break;
-        case H_PROTECTED: cat(s, "%s%s defines %s protected: its own references bind its own copy", sep, who, name); break;
-        case H_DIRECT:
-            cat(s, "%s%s is probably self-binding (its code calls its own %s directly, not through the PLT", sep, who, name);
-            cat(s, "%s)%s; its own calls use its own copy", tm->own_func_relocs ? "" : "; no JUMP_SLOT/GLOB_DAT to any own function = -Bsymbolic-functions signature", "", "");
-            break;
-        case H_BSYMFUNC:
-            cat(s, "%s%s may be self-binding (no JUMP_SLOT/GLOB_DAT to any own function = -Bsymbolic-functions signature%s, "
-                   "but no direct call to it was found: perhaps it never calls it); if it does, its own calls use its own copy", sep, who, "");
-            break;
-        case H_EXE_OWN: cat(s, "%s%s's own code uses its own copy%s", sep, who, ""); break;
-        default:
-            if (++lookups > 3) { if (lookups == 4) cat(s, "%s(and more references)%s%s", sep, "", ""); break; }
-            cat(s, "%s%s's reference resolves to %s's copy", sep, who, mname(im, t));
-            cat(s, " (%s scope%s%s)", im->mods[b[i].binder].scope >= 0 && !in_global(im, t) ? "dlopen local" : "global",
-                tm->has_versym && tm->defs[d].ver >= 2 && tm->vers[tm->defs[d].ver].name ? ", version " : "",
-                tm->has_versym && tm->defs[d].ver >= 2 && tm->vers[tm->defs[d].ver].name ? tm->vers[tm->defs[d].ver].name : "");
-        }
+    const struct module *Y = im->mods[f->target].m;
+    const struct def *yd = &Y->defs[f->def];
+    const char *ver = Y->has_versym && yd->ver >= 2 && yd->ver < Y->nvers ? Y->vers[yd->ver].name : NULL;
+    if (f->how == H_EXE_OWN && yd->copy)
+        cat(s, "%s holds a COPY-relocated copy of %s, taken from %s's", mname(im, f->target), name, mname(im, f->x));
+    else if (f->how == H_EXE_OWN)
+        cat(s, "%s carries its own copy of %s, which shadows %s's for every lookup", mname(im, f->target), name, mname(im, f->x));
+    else {
+        if (f->binder == f->x)
+            cat(s, "%s's own interposable reference to %s (a relocation) resolves to %s's copy", mname(im, f->x), name,
+                mname(im, f->target));
+        else
+            cat(s, "%s depends on %s but its reference resolves to %s's copy", mname(im, f->binder), mname(im, f->x),
+                mname(im, f->target));
+        cat(s, " (%s scope%s%s)", im->mods[f->binder].scope >= 0 && !in_global(im, f->target) ? "dlopen local" : "global",
+            ver ? ", version " : "", ver ? ver : "");
     }
-    if (tm->defs[d].copy) cat(s, " [%s holds a COPY-relocated copy of %s%s]", mname(im, t), name, "");
+}
+
+/* The live side: why the copy it was linked against is still in use. */
+static void alive_because(char **s, const struct image *im, const char *name, const struct finding *f)
+{
+    const struct module *X = im->mods[f->x].m;
+    const char *x = mname(im, f->x), *nm = f->ev_name ? f->ev_name : name;
+    cat(s, "; while %s's copy stays in use: %s%s", x, "", "");
+    switch (f->ev_how) {
+    case H_SYMBOLIC: cat(s, "%s is linked -Bsymbolic (DF_SYMBOLIC), its references bind its own %s%s", x, nm, ""); break;
+    case H_PROTECTED: cat(s, "%s defines %s protected, its references bind it%s", x, nm, ""); break;
+    case H_HIDDEN: cat(s, "%s has its own hidden copy of %s (.symtab), bound at link time%s", x, nm, ""); break;
+    case H_DIRECT:
+        cat(s, "%s is probably self-binding: its code calls its own %s directly, not through the PLT%s", x, nm,
+            X->own_func_relocs ? "" : " (no JUMP_SLOT/GLOB_DAT to any own function = -Bsymbolic-functions signature)");
+        break;
+    case H_BSYMFUNC:
+        cat(s, "%s may be self-binding (no JUMP_SLOT/GLOB_DAT to any own function = -Bsymbolic-functions signature), "
+               "but no direct call to %s was found%s", x, nm, "");
+        break;
+    case H_HANDLE: cat(s, "dlsym on the --dlopen handle of %s finds %s's copy of %s first", x, x, nm); break;
+    case H_EXE_OWN: cat(s, "%s's own code uses it%s%s", x, "", ""); break;
+    default: cat(s, "%s's reference resolves to %s's copy%s", mname(im, f->ev_binder), x, ""); break;
+    }
+    if (f->ev_name) cat(s, ", a name %s defines too: %s's copy of that code is running%s", mname(im, f->target), x, "");
 }
 
 static char *json_str(const char *s)
@@ -130,14 +145,6 @@ static char *json_str(const char *s)
     return o;
 }
 
-static int side_open(const struct binding *b, int n, const struct binding *rep)
-{
-    for (int i = 0; i < n; i++)
-        if (b[i].target == rep->target && b[i].def == rep->def && (b[i].how == H_LOOKUP || b[i].how == H_EXE_OWN))
-            return 1;
-    return 0;
-}
-
 /* Does the module's code reach state of its own?  Exact when .symtab is
  * there; otherwise its writable bytes less the exported data it reaches
  * through the GOT, against a floor for the C runtime's own few bytes. */
@@ -147,18 +154,11 @@ static int has_state(const struct module *m)
     return m->state_bytes > m->shared_data && m->state_bytes - m->shared_data >= STATE_MIN;
 }
 
-static int side_conf(const struct binding *b, int n, const struct binding *rep)
+int report_split(struct report *r, const struct image *im, const char *name, const struct binding *b, int n,
+                 const struct finding *f)
 {
-    int best = C_POSSIBLE;
-    for (int i = 0; i < n; i++)
-        if (b[i].target == rep->target && b[i].def == rep->def && b[i].conf < best) best = b[i].conf;
-    return best;
-}
-
-int report_split(struct report *r, const struct image *im, const char *name, const struct binding *b, int n, int x, int y)
-{
-    const struct module *ma = im->mods[b[x].target].m, *mb = im->mods[b[y].target].m;
-    const struct def *da = &ma->defs[b[x].def], *db = &mb->defs[b[y].def];
+    const struct module *mx = im->mods[f->x].m, *my = im->mods[f->target].m;
+    const struct def *dx = &mx->defs[f->xdef], *dy = &my->defs[f->def];
     /* who is involved, for the allowlist */
     const char **mods = xcalloc(2 * n + 2, sizeof *mods);
     int nm = 0;
@@ -166,66 +166,45 @@ int report_split(struct report *r, const struct image *im, const char *name, con
         mods[nm++] = mname(im, b[i].binder);
         mods[nm++] = mname(im, b[i].target);
     }
-    /* Each side is as sure as its best evidence: someone reaching the copy
-     * through a scope (or the executable's own) is certain, a self-binding
-     * library is as sure as its label.  The split is as sure as its weaker side. */
-    int cx = side_conf(b, n, &b[x]), cy = side_conf(b, n, &b[y]);
-    int conf = cx > cy ? cx : cy;
     int allowed = r->allow && allow_match(r->allow, name, mods, nm);
     free(mods);
     if (allowed) { r->suppressed++; return 0; }
 
-    int data = da->kind == K_DATA || db->kind == K_DATA;
-    const char *info = data ? NULL : stateless(im, b[x].target, da, b[y].target, db);
+    int data = dx->kind == K_DATA || dy->kind == K_DATA;
+    const char *info = data ? NULL : stateless(im, f->x, dx, f->target, dy);
     char *info_owned = NULL;
     /* constants (a COPY of read-only data, or two read-only copies) hold the
      * same bytes for ever: only their addresses differ */
-    if (data && (da->readonly || da->copy) && (db->readonly || db->copy) && !(da->copy && db->copy))
+    if (data && (dx->readonly || dx->copy) && (dy->readonly || dy->copy) && !(dx->copy && dy->copy))
         info = "read-only data (constants, vtables, typeinfo after RELRO): both copies hold the same bytes for ever, only their addresses differ";
-    /* A function's second copy matters through the state behind it.  Look at
-     * the copies nobody reaches through a scope (both, for a scope split). */
-    int ox = side_open(b, n, &b[x]), oy = side_open(b, n, &b[y]);
-    int state = 0;
-    const struct module *stateless_mod = NULL;
-    for (int k = 0; k < 2; k++) {
-        const struct module *m = k ? mb : ma;
-        if ((k ? oy : ox) && !(ox && oy)) continue;
-        if (has_state(m)) state = 1;
-        else stateless_mod = m;
-    }
-    if (!data && !info && !state) {
-        info = xasprintf("the copy in %s reaches no private state (%s): the data behind it is exported "
-                         "and reached through GOT relocations, so both copies of the code share one state",
-                         module_name(stateless_mod),
-                         stateless_mod->private_state >= 0 ? "per .symtab" : "estimated from .data/.bss sizes");
-        info_owned = (char *)info;
-    }
+    /* a function's second copy matters through the state behind it: the
+     * copy still in use must reach state of its own */
+    if (!data && !info && !has_state(mx))
+        info = info_owned = xasprintf("the copy in %s reaches no private state (%s): the data behind it is exported "
+                                      "and reached through GOT relocations, so both copies of the code share one state",
+                                      module_name(mx), mx->private_state >= 0 ? "per .symtab" : "estimated from .data/.bss sizes");
     /* med when .symtab proves the state, low when it is estimated */
-    const char *sev = info ? "info" : data ? "high" : (ma->private_state > 0 || mb->private_state > 0) ? "med" : "low";
+    const char *sev = info ? "info" : data ? "high" : mx->private_state > 0 ? "med" : "low";
     char *why = xasprintf("in %s: ", im->exe_path);
-    side(&why, im, name, b, n, b[x].target, b[x].def);
-    cat(&why, "; while %s%s%s", "", "", "");
-    side(&why, im, name, b, n, b[y].target, b[y].def);
-    if (info)
-        cat(&why, " -> stateless code partition: %s%s%s; no state is shared, so nothing diverges", info, "", "");
-    else
-        cat(&why, " -> two live copies diverge%s%s%s", "", "", "");
-    if (!info && !data) cat(&why, " (function with private state behind it)%s%s%s", "", "", "");
-    cat(&why, " [confidence: %s]%s%s", CONF[conf], "", "");
+    captured(&why, im, name, f);
+    alive_because(&why, im, name, f);
+    if (info) cat(&why, " -> stateless code partition: %s; no state is shared, so nothing diverges%s%s", info, "", "");
+    else cat(&why, " -> two live copies diverge%s%s%s", data ? "" : " (function with private state behind it)", "", "");
+    cat(&why, " [confidence: %s]%s%s", CONF[f->conf], "", "");
     /* only "possible" evidence: reported, but it does not make the exit status */
-    const char *verdict = info ? "INFO" : conf == C_POSSIBLE ? "MAYBE" : "SPLIT";
+    const char *verdict = info ? "INFO" : f->conf == C_POSSIBLE ? "MAYBE" : "SPLIT";
     if (info) r->info++;
-    else if (conf == C_POSSIBLE) r->maybe++;
+    else if (f->conf == C_POSSIBLE) r->maybe++;
     else r->splits++;
     if (r->json) {
         char *jw = json_str(why), *jn = json_str(name), *ji = json_str(im->exe_path);
-        char *ja = json_str(ma->path), *jb = json_str(mb->path);
+        char *jb = json_str(mname(im, f->binder)), *jy = json_str(my->path), *jx = json_str(mx->path);
         GROW(r->rows, r->nrows, r->cap);
         r->rows[r->nrows++] = xasprintf(
             "{\"image\":%s,\"verdict\":\"%s\",\"sev\":\"%s\",\"symbol\":%s,\"confidence\":\"%s\","
-            "\"definitions\":[{\"module\":%s,\"binding\":\"%s\"},{\"module\":%s,\"binding\":\"%s\"}],\"why\":%s}",
-            ji, verdict, sev, jn, CONF[conf], ja, HOW[b[x].how], jb, HOW[b[y].how], jw);
-        free(jw); free(jn); free(ji); free(ja); free(jb);
+            "\"binder\":%s,\"binds\":%s,\"binding\":\"%s\",\"live_copy\":%s,\"evidence\":\"%s\",\"why\":%s}",
+            ji, verdict, sev, jn, CONF[f->conf], jb, jy, HOW[f->how], jx, HOW[f->ev_how], jw);
+        free(jw); free(jn); free(ji); free(jb); free(jy); free(jx);
     } else if (!strcmp(verdict, "SPLIT") || r->show_all) {
         if (!r->header++) printf("%-7s  %-4s  %-24s  %s\n", "VERDICT", "SEV", "SYMBOL", "WHY");
         printf("%-7s  %-4s  %-24s  %s\n", verdict, sev, name, why);

@@ -94,6 +94,7 @@ struct lmod {
     int loader;              /* index of the module whose NEEDED (or dlopen) loaded it, -1 for the exe */
     const char **names; int nnames;   /* names it was requested by, for reuse by name */
     int scope;               /* -1: global scope only; else index of a local searchlist */
+    int *deps; int ndeps, depcap;     /* its DT_NEEDED, resolved to image indices */
     int deepbind;
 };
 struct searchlist { int *idx; int n, cap; };
@@ -102,6 +103,7 @@ struct image {
     struct lmod *mods; int n, cap;
     struct searchlist global;
     struct searchlist *locals; int nlocals;
+    int *roots;                       /* roots[k]: the --dlopen module whose searchlist is locals[k] */
     char **missing; int nmissing;     /* "<name> (needed by <module>)" */
 };
 struct dlopen_req { const char *path; enum scopekind kind; };
@@ -118,10 +120,12 @@ struct binding {
     int how;                 /* enum bindhow */
     int conf;                /* enum confidence */
 };
-enum bindhow { H_LOOKUP, H_EXE_OWN, H_SYMBOLIC, H_PROTECTED, H_HIDDEN, H_DIRECT, H_BSYMFUNC };
+enum bindhow { H_LOOKUP, H_EXE_OWN, H_HANDLE, H_SYMBOLIC, H_PROTECTED, H_HIDDEN, H_DIRECT, H_BSYMFUNC };
 enum confidence { C_CERTAIN, C_LIKELY, C_POSSIBLE };
 int lookup(const struct image *im, int from, const char *name, uint32_t hash,
            const char *ver, int ver_hidden, int skip, int *defidx);
+int lookup_in(const struct image *im, const struct searchlist *sl, const char *name, uint32_t hash,
+              const char *ver, int *defidx);
 int self_binding(struct module *m, int defidx, int *how, int *conf);
 
 /* ---- split.c / report.c ---- */
@@ -129,6 +133,15 @@ struct allow;
 struct report;
 struct report *report_new(int json, int show_all, struct allow *allow);
 int analyse_image(struct report *r, const struct image *im); /* returns #splits */
+/* A finding: `binder` was linked against module x (in its dependencies) but
+ * its binding lands on (target, def); x's own definition xdef stays in use,
+ * by the evidence ev_how (of ev_binder, or via the other name ev_name). */
+struct finding {
+    int binder, target, def, how;
+    int x, xdef, conf;
+    int ev_how, ev_binder;
+    const char *ev_name;
+};
 void report_finish(struct report *r, int images, int errors);
 int report_splits(const struct report *r);
 struct allow *allow_load(const char *path, char **err);
