@@ -17,7 +17,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct module *m = module_parse(buf, size, "fuzz-input", 0, &err, &wrong);
     if (m) {
         /* touch what the model reads: names, versions, the hash chains */
-        for (int i = 0; i < m->ndefs; i++) module_find_defs(m, m->defs[i].name, m->defs[i].hash);
+        for (int i = 0; i < m->ndefs; i++) {
+            module_find_defs(m, m->defs[i].name, m->defs[i].hash);
+            calls_itself(m, i);   /* the direct-call byte scan over executable sections */
+        }
         for (int i = 0; i < m->nrefs; i++)
             if (m->has_versym && m->refs[i].ver < m->nvers && m->vers[m->refs[i].ver].name) (void)strlen(m->vers[m->refs[i].ver].name);
         for (int i = 0; i < m->nneeded; i++) (void)strlen(m->needed[i]);
