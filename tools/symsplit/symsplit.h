@@ -75,6 +75,9 @@ void module_free(struct module *m);
 const char *module_name(const struct module *m); /* soname, else basename of path */
 int module_find_defs(const struct module *m, const char *name, uint32_t hash); /* first def index or -1 */
 
+/* ---- version.c ---- */
+int parse_versions(struct module *m, void *elf, void *scn, void *shdr, int need);   /* 0, or -1 if corrupt */
+
 /* ---- symtab.c ---- */
 void module_symtab(struct module *m, void *elf, int *dcap);
 
