@@ -1,0 +1,32 @@
+# rxe-variant: the split-state incident on Debian's real rdma-core.
+# Rows come from rxe-variant/rows; tiers: emulated (here, CI), kernel (host
+# with rdma_rxe, root), vm (QEMU guest booted from Debian's kernel package).
+
+RXE_SRC := rxe-variant
+RXE_B   := $(B)/rxe-variant
+
+# Facts read from the installed rdma-core, never written down: the library
+# directory (pkg-config), the private ABI number N of verbs_register_driver_N
+# (libibverbs.so.1's dynamic symbols) and the name the static archive gives it
+# (rdma-core's libibverbs.a renames its private symbols).
+RXE_LIBDIR := $(shell pkg-config --variable=libdir libibverbs 2>/dev/null)
+RXE_ABI    := $(shell readelf --dyn-syms -W $(RXE_LIBDIR)/libibverbs.so.1 2>/dev/null | sed -n 's/.* verbs_register_driver_\([0-9][0-9]*\)@@IBVERBS_PRIVATE_.*/\1/p')
+RXE_STATIC_SYM = $(shell nm $(RXE_LIBDIR)/libibverbs.a 2>/dev/null | sed -n 's/^[0-9a-f]* T \(.*verbs_register_driver_$(RXE_ABI)\)$$/\1/p')
+
+# Table: "id:kind" for every row line of rxe-variant/rows.
+RXE_TABLE := $(shell awk '!/^\#/ && NF { print $$1 ":" $$2 }' $(RXE_SRC)/rows)
+RXE_ROWS  := $(foreach r,$(RXE_TABLE),$(firstword $(subst :, ,$r)))
+rxe_kind   = $(patsubst $1:%,%,$(filter $1:%,$(RXE_TABLE)))
+
+RXE_ROW  ?= all
+RXE_TIER ?= all
+RXE_SEL  := $(if $(filter all,$(RXE_ROW)),$(RXE_ROWS),$(RXE_ROW))
+
+RXE_CFLAGS = $(BASE_CFLAGS) -DVERBS_ABI=$(RXE_ABI) -I$(RXE_SRC)
+# Each row directory is self-contained: its DSOs find each other through
+# $ORIGIN (the top Makefile's RPATH_ORIGIN).
+RXE_ORIGIN = $(RPATH_ORIGIN)
+RXE_COMMON_SRC = $(RXE_SRC)/exercise.c $(RXE_SRC)/consumer.h $(RXE_SRC)/abi_name.h
+
+include $(RXE_SRC)/rows.mk
+include $(RXE_SRC)/tiers.mk

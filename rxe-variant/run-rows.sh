@@ -1,0 +1,13 @@
+#!/bin/sh
+# Prints each row's header and runs the row's app. Used by every tier: on the
+# host (inside the emulated sandbox, or in the kernel tier's netns) and in the
+# VM guest, where the row table and apps sit in the same layout.
+# usage: run-rows.sh <tier> <rows-file> <dir holding <row>/rxe-lab> row...
+set -u
+tier=$1 rows=$2 dir=$3
+shift 3
+for row in "$@"; do
+	what=$(awk -v r="$row" '$1 == r { $1 = ""; $2 = ""; sub(/^ +/, ""); print }' "$rows")
+	echo "== $row: [$tier tier] $what"
+	"$dir/$row/rxe-lab" || echo "$row: rxe-lab exited with status $?"
+done

@@ -1,0 +1,42 @@
+# Entry points: make rxe [RXE_ROW=<row>] [RXE_TIER=emulated|kernel|vm],
+# make rxe-vm, make evidence-rxe.
+
+RXE_TIERS := emulated kernel vm
+rxe.unknown = $(filter-out all $(RXE_ROWS),$(RXE_ROW))$(filter-out all $(RXE_TIERS),$(RXE_TIER))
+# One line naming what is missing, and failure, when rdma-core is not there.
+rxe_need_rdma = $(if $(RXE_ABI),,@echo "rxe-variant needs rdma-core: apt-get install libibverbs-dev ibverbs-providers patchelf libseccomp-dev" >&2; exit 1)
+
+rxe: $(if $(rxe.unknown),,toolchain-check rxe-build)
+	$(call check_name,row,$(RXE_ROW),all $(RXE_ROWS))
+	$(call check_name,tier,$(RXE_TIER),all $(RXE_TIERS))
+	$(rxe_need_rdma)
+	$(Q)$(SCRIPTS)/toolchain $(CC) $(LD)
+	$(Q)sh $(RXE_SRC)/tiers.sh $(RXE_B) "$(RXE_TIER)" $(RXE_SEL) | $(SCRIPTS)/verdict
+
+rxe-vm: RXE_TIER = vm
+rxe-vm: rxe
+
+# Why the capture happens: ld.so's binding of the provider's import, and the
+# facts in the ELF files behind it.
+evidence-rxe: $(if $(rxe.unknown),,rxe-build)
+	$(call check_name,row,$(RXE_ROW),all $(RXE_ROWS))
+	$(rxe_need_rdma)
+	$(Q)sh $(RXE_SRC)/evidence.sh $(RXE_B) $(RXE_ABI) $(RXE_SEL) | $(SCRIPTS)/verdict
+
+.PHONY: rxe rxe-vm evidence-rxe
+
+# Toolchain regression mode runs each lab under every toolchain in its own
+# build dir; the VM tier's kernel cache is shared with this build dir so it
+# is downloaded once.
+RXE_VM_CACHE ?= $(abspath $(RXE_B))/vm-cache
+export RXE_VM_CACHE
+TOOLCHAIN_LABS += rxe rxe-vm
+rxe.check = rxe RXE_TIER=emulated
+rxe-vm.check = rxe-vm RXE_VM_CACHE=$(RXE_VM_CACHE)
+EVIDENCE_TARGETS += evidence-rxe
+
+HELP_LINES += "  make rxe          the incident on real rdma-core (RXE_ROW=<row>, RXE_TIER=emulated|kernel|vm)"
+HELP_LINES += "  make rxe-vm       the rxe rows inside a QEMU guest with a real soft-RoCE device"
+TEST_PREREQS += rxe-build
+FIXED_ROWS += rxe:fix-drop-duplicate rxe:fix-static-canonical
+DEPS_PACKAGES += libibverbs-dev ibverbs-providers patchelf libseccomp-dev libnl-route-3-dev util-linux iproute2

@@ -1,0 +1,232 @@
+#!/usr/bin/env bats
+# rxe-variant/: the incident on Debian's real rdma-core. Each test states one
+# fact, read from the run-time output, ld.so's own account, or the binaries.
+load helpers
+
+setup_file() {
+	load helpers
+	rc=0
+	sh "$TOP/rxe-variant/emulated.sh" "$TOP/build/rxe-variant" capture >/dev/null 2> "$BATS_FILE_TMPDIR/emu.err" || rc=$?
+	echo $rc > "$BATS_FILE_TMPDIR/emu.rc"
+	lab_output rxe rxe RXE_TIER=emulated
+	lab_output rxe-evidence evidence-rxe RXE_ROW=capture
+	# The kernel tier decides for itself whether it can run; 77 = skip.
+	rc=0
+	sh "$TOP/rxe-variant/kernel.sh" "$TOP/build/rxe-variant" capture fix-drop-duplicate \
+		> "$BATS_FILE_TMPDIR/kernel.out" 2> "$BATS_FILE_TMPDIR/kernel.err" || rc=$?
+	echo $rc > "$BATS_FILE_TMPDIR/kernel.rc"
+	# The VM tier: one boot runs every row (the suite's time budget).
+	rc=0
+	sh "$TOP/rxe-variant/vm.sh" "$TOP/build/rxe-variant" $(awk '!/^#/ && NF { print $1 }' "$TOP/rxe-variant/rows") \
+		> "$BATS_FILE_TMPDIR/vm.raw" 2> "$BATS_FILE_TMPDIR/vm.err" || rc=$?
+	echo $rc > "$BATS_FILE_TMPDIR/vm.rc"
+	"$TOP/scripts/verdict" < "$BATS_FILE_TMPDIR/vm.raw" > "$(out_file rxe-vm)"
+}
+
+# Tests of the emulated tier skip with its reason where it cannot run
+# (neither root nor unprivileged user namespaces).
+setup() {
+	case $BATS_TEST_DESCRIPTION in vm:* | kernel* | no\ leftovers*) return ;; esac
+	rc=$(cat "$BATS_FILE_TMPDIR/emu.rc")
+	[ "$rc" = 77 ] && skip "$(tail -n 1 "$BATS_FILE_TMPDIR/emu.err")"
+	[ "$rc" = 0 ] || fail "emulated tier: $(tail -n 1 "$BATS_FILE_TMPDIR/emu.err")"
+}
+
+R() { out_file rxe; }
+V() { out_file rxe-vm; }
+# The VM tier ran, or this test skips with its reason / fails with the guest's line.
+vm_ran() {
+	rc=$(cat "$BATS_FILE_TMPDIR/vm.rc")
+	[ "$rc" = 77 ] && skip "$(tail -n 1 "$BATS_FILE_TMPDIR/vm.err")"
+	[ "$rc" = 0 ] || fail "$(tail -n 1 "$BATS_FILE_TMPDIR/vm.err")"
+}
+abi() { readelf --dyn-syms -W "$(pkg-config --variable=libdir libibverbs)/libibverbs.so.1" |
+	sed -n 's/.* verbs_register_driver_\([0-9]*\)@@.*/\1/p'; }
+# The module the provider's slot for verbs_register_driver_N points into.
+got_module() { row "$1" "$2" | sed -n 's/^\[rxe provider GOT .* -> \([^ ]*\) @0x.*/\1/p'; }
+got_addr()   { row "$1" "$2" | sed -n 's/^\[rxe provider GOT .* @\(0x[0-9a-f]*\)\]$/\1/p'; }
+read_of()    { row "$1" "$2" | sed -n "s/^\\[$3 get_device_list <- .*@\\(0x[0-9a-f]*\\)\\]\$/\\1/p"; }
+
+@test "golden: normalised emulated tier equals expected/rxe.txt" {
+	run golden_diff "$(R)" "$TOP/expected/rxe.txt"
+	assert_success
+}
+
+@test "the ABI number in the output is the one libibverbs.so.1 exports" {
+	n=$(abi)
+	[ -n "$n" ]
+	run grep -c "verbs_register_driver_$n@" "$(R)"
+	assert_success
+	run grep -E 'verbs_register_driver_[0-9]+@' "$(R)"
+	refute_output --regexp "verbs_register_driver_[0-9]*[^$n]@"
+}
+
+@test "capture: in-house (copy A) sees rxe0" {
+	assert_equal "$(count "$(R)" capture in-house)" 1
+	run row "$(R)" capture
+	assert_line "in-house sees 1 device(s): rxe0   [OK -- reads the copy the registration landed in]"
+}
+
+@test "capture: NCCL-like (copy B) sees 0 devices" {
+	assert_equal "$(count "$(R)" capture NCCL-like)" 0
+}
+
+@test "capture: the provider's registration slot points into the bundle copy" {
+	assert_equal "$(got_module "$(R)" capture)" libibverbs-bundle.so.1
+}
+
+@test "capture: the slot holds copy A's entry point, not copy B's" {
+	got=$(got_addr "$(R)" capture)
+	[ -n "$got" ]
+	assert_equal "$(read_of "$(R)" capture in-house)" "$got"
+	[ "$(read_of "$(R)" capture NCCL-like)" != "$got" ]
+}
+
+@test "capture: verdict is SPLIT" {
+	assert_equal "$(fact "$(R)" capture verdict)" SPLIT
+}
+
+@test "capture: ld.so itself bound the provider's import to the bundle (LD_DEBUG=bindings)" {
+	run grep -E "binding file librxe-rdmav[0-9]+\.so .* to libibverbs-bundle\.so\.1 .*verbs_register_driver_$(abi)'" "$(out_file rxe-evidence)"
+	assert_success
+}
+
+@test "emulated tier: ibv_open_device fails and the lab says so" {
+	run row "$(R)" capture
+	assert_line --regexp '^in-house: ibv_open_device\(rxe0\) failed: .+'
+}
+
+@test "same-soname: one instance, both consumers read the address the provider wrote" {
+	got=$(got_addr "$(R)" same-soname)
+	assert_equal "$(read_of "$(R)" same-soname in-house)" "$got"
+	assert_equal "$(read_of "$(R)" same-soname NCCL-like)" "$got"
+	assert_equal "$(count "$(R)" same-soname NCCL-like)" 1
+}
+
+@test "fix-drop-duplicate: both consumers see rxe0, no split" {
+	assert_equal "$(count "$(R)" fix-drop-duplicate in-house)" 1
+	assert_equal "$(count "$(R)" fix-drop-duplicate NCCL-like)" 1
+	assert_equal "$(fact "$(R)" fix-drop-duplicate verdict)" no-split
+}
+
+@test "fix-static-canonical: both consumers see rxe0, no split" {
+	assert_equal "$(count "$(R)" fix-static-canonical in-house)" 1
+	assert_equal "$(count "$(R)" fix-static-canonical NCCL-like)" 1
+	assert_equal "$(fact "$(R)" fix-static-canonical verdict)" no-split
+}
+
+@test "fix-static-canonical: the app exports no ibv_* symbol" {
+	run sh -c "readelf --dyn-syms -W '$TOP/build/rxe-variant/fix-static-canonical/rxe-lab' | grep -c ' ibv_'"
+	assert_output 0
+}
+
+@test "static-exported: the app exports the static copy's ibv_* symbols" {
+	run sh -c "readelf --dyn-syms -W '$TOP/build/rxe-variant/static-exported/rxe-lab' | grep -c ' ibv_get_device_list'"
+	assert_output 1
+}
+
+@test "static-exported: the provider's public import (ibv_query_gid) is captured by the app" {
+	run row "$(R)" static-exported
+	assert_line "rxe provider's slot for ibv_query_gid binds to: rxe-lab"
+	run row "$(R)" fix-static-canonical
+	assert_line "rxe provider's slot for ibv_query_gid binds to: libibverbs.so.1"
+}
+
+@test "static-exported: registration is not captured, because libibverbs.a renames its private symbols" {
+	run nm "$TOP/build/rxe-variant/static-exported/rxe-lab"
+	assert_output --regexp " T [a-z0-9_]+_verbs_register_driver_$(abi)"
+	refute_output --regexp " T verbs_register_driver_$(abi)\$"
+	assert_equal "$(got_module "$(R)" static-exported)" libibverbs.so.1
+}
+
+@test "kernel tier: runs where the kernel has rdma_rxe, otherwise skips with the reason" {
+	rc=$(cat "$BATS_FILE_TMPDIR/kernel.rc")
+	if [ "$rc" = 77 ]; then
+		skip "$(tail -n 1 "$BATS_FILE_TMPDIR/kernel.err")"
+	fi
+	assert_equal "$rc" 0
+	k="$BATS_FILE_TMPDIR/kernel.out"
+	assert_equal "$(count "$k" capture in-house)" 1
+	assert_equal "$(count "$k" capture NCCL-like)" 0
+	run row "$k" capture
+	assert_line "in-house: ibv_open_device(rxe0) ok"
+	assert_line --regexp '^in-house: ibv_query_port\(1\) ok'
+	assert_equal "$(count "$k" fix-drop-duplicate NCCL-like)" 1
+}
+
+@test "vm: golden: normalised guest rows equal expected/rxe-vm.txt" {
+	vm_ran
+	run golden_diff "$(V)" "$TOP/expected/rxe-vm.txt"
+	assert_success
+}
+
+@test "vm: every row ran in the guest" {
+	vm_ran
+	for r in $(awk '!/^#/ && NF { print $1 }' "$TOP/rxe-variant/rows"); do
+		run grep -c "^== $r: \[vm tier\]" "$(V)"
+		assert_output 1
+	done
+}
+
+@test "vm: capture: in-house opens the real rxe0 and creates a QP" {
+	vm_ran
+	assert_equal "$(count "$(V)" capture in-house)" 1
+	run row "$(V)" capture
+	assert_line "in-house: ibv_open_device(rxe0) ok"
+	assert_line --regexp '^in-house: ibv_query_device ok'
+	assert_line --regexp '^in-house: ibv_query_port\(1\) ok'
+	assert_line "in-house: PD ok, CQ ok, RC QP ok"
+}
+
+@test "vm: capture: NCCL-like finds no device, the registration went to the bundle" {
+	vm_ran
+	assert_equal "$(count "$(V)" capture NCCL-like)" 0
+	assert_equal "$(got_module "$(V)" capture)" libibverbs-bundle.so.1
+	assert_equal "$(fact "$(V)" capture verdict)" SPLIT
+}
+
+@test "vm: fixed rows: both consumers open rxe0 and create a QP" {
+	vm_ran
+	for r in fix-drop-duplicate fix-static-canonical; do
+		assert_equal "$(fact "$(V)" $r verdict)" no-split
+		run row "$(V)" $r
+		for who in in-house NCCL-like; do
+			assert_line "$who sees 1 device(s): rxe0   [OK -- reads the copy the registration landed in]"
+			assert_line "$who: ibv_open_device(rxe0) ok"
+			assert_line "$who: PD ok, CQ ok, RC QP ok"
+		done
+	done
+}
+
+@test "vm: no qemu process is left behind" {
+	vm_ran
+	run pgrep -f "qemu-system-x86_64 .*$TOP/build/rxe-variant"
+	assert_failure
+}
+
+@test "vm: a guest that does not finish is stopped by the hard timeout, with a reason" {
+	vm_ran
+	RXE_VM_TIMEOUT=1 run sh "$TOP/rxe-variant/vm.sh" "$TOP/build/rxe-variant" capture
+	assert_failure
+	assert_output --regexp '^vm tier: guest timed out after 1s'
+	run pgrep -f "qemu-system-x86_64 .*$TOP/build/rxe-variant"
+	assert_failure
+}
+
+@test "no leftovers: no lab mount, no /dev/infiniband on the host" {
+	run grep -E 'rxe-lab' /proc/mounts
+	assert_failure
+	# A host with real RDMA hardware has its own nodes; then there is nothing to check.
+	[ -d /sys/class/infiniband ] || [ ! -e /dev/infiniband ]
+	run ls "$TOP/build/rxe-variant/dev-stage"
+	assert_output ""
+}
+
+@test "no leftovers: no lab network namespace, no rxe link" {
+	run sh -c "ip netns list 2>/dev/null | grep rxe-lab"
+	assert_failure
+	if command -v rdma >/dev/null; then
+		run sh -c "rdma link show 2>/dev/null | grep -E 'rxe-lab|netdev rxe-lab'"
+		assert_failure
+	fi
+}
