@@ -54,6 +54,8 @@ int main(int argc, char **argv)
             errors++;
         } else {
             images++;
+            if (im.mods[0].m->is_static)
+                fprintf(stderr, "symsplit: note: %s is statically linked: nothing is bound at run time\n", exes[e]);
             if (getenv("SYMSPLIT_DEBUG"))     /* the closure in load order, for checking against ldd */
                 for (int i = 0; i < im.n; i++)
                     fprintf(stderr, "closure %s: %s => %s\n", exes[e], module_name(im.mods[i].m), im.mods[i].m->path);
