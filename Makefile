@@ -48,7 +48,7 @@ TEST_PREREQS :=
 FIXED_ROWS :=
 EVIDENCE_TARGETS :=
 TOOLCHAIN_LABS :=
-DEPS_PACKAGES := gcc binutils make bats bats-assert bats-support
+DEPS_PACKAGES := gcc binutils make bats bats-assert bats-support clang lld
 
 # shq: quote a make value for a single-quoted shell word.
 shq = '$(subst ','\'',$1)'
