@@ -30,9 +30,8 @@ evidence-rxe: $(if $(rxe.unknown),,rxe-build)
 # is downloaded once.
 RXE_VM_CACHE ?= $(abspath $(RXE_B))/vm-cache
 export RXE_VM_CACHE
-TOOLCHAIN_LABS += rxe rxe-vm
+TOOLCHAIN_LABS += rxe
 rxe.check = rxe RXE_TIER=emulated
-rxe-vm.check = rxe-vm RXE_VM_CACHE=$(RXE_VM_CACHE)
 EVIDENCE_TARGETS += evidence-rxe
 
 HELP_LINES += "  make rxe          the incident on real rdma-core (RXE_ROW=<row>, RXE_TIER=emulated|kernel|vm)"

@@ -1,0 +1,52 @@
+# tools/symsplit: the binding simulator (issue 7).  Included by the top Makefile.
+SYMSPLIT_DIR  := tools/symsplit
+SYMSPLIT_LIB  := $(filter-out main.c fuzz.c,$(notdir $(wildcard $(SYMSPLIT_DIR)/*.c)))
+SYMSPLIT_SRCS := $(addprefix $(SYMSPLIT_DIR)/,$(SYMSPLIT_LIB) main.c)
+SYMSPLIT_HDRS := $(wildcard $(SYMSPLIT_DIR)/*.h)
+SYMSPLIT_OUT  := $(B)/tools/symsplit
+SYMSPLIT      := $(SYMSPLIT_OUT)/symsplit
+SYMSPLIT_SAN  := $(SYMSPLIT_OUT)/symsplit-san
+SYMSPLIT_FUZZ := $(SYMSPLIT_OUT)/symsplit-fuzz
+SYMSPLIT_FIX  := $(SYMSPLIT_OUT)/fixtures/.done
+SYMSPLIT_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-sign-compare -Wno-unused-parameter \
+                   -Werror=implicit-function-declaration
+SYMSPLIT_CLANG := $(shell command -v clang 2>/dev/null)
+
+.PHONY: symsplit symsplit-san symsplit-fuzz symsplit-sweep symsplit-bench
+symsplit: $(SYMSPLIT)
+symsplit-san: $(SYMSPLIT_SAN)
+symsplit-fuzz: $(SYMSPLIT_FUZZ)
+symsplit-sweep: $(SYMSPLIT)
+	$(Q)$(SYMSPLIT_DIR)/sweep $(SYMSPLIT)
+symsplit-bench: $(SYMSPLIT)
+	$(Q)$(SYMSPLIT_DIR)/bench $(SYMSPLIT)
+
+$(SYMSPLIT): $(SYMSPLIT_SRCS) $(SYMSPLIT_HDRS)
+	@mkdir -p $(@D)
+	$(Q)$(CC) -O2 -g $(SYMSPLIT_CFLAGS) -o $@ $(SYMSPLIT_SRCS) -lelf
+
+# The same program under AddressSanitizer + UndefinedBehaviorSanitizer; the
+# tests run it over every input they have (a finding there is a test failure).
+$(SYMSPLIT_SAN): $(SYMSPLIT_SRCS) $(SYMSPLIT_HDRS)
+	@mkdir -p $(@D)
+	$(Q)$(CC) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
+	    $(SYMSPLIT_CFLAGS) -o $@ $(SYMSPLIT_SRCS) -lelf
+
+# libFuzzer target (clang only): fuzz.c feeds bytes to the ELF parser.
+$(SYMSPLIT_FUZZ): $(SYMSPLIT_DIR)/fuzz.c $(addprefix $(SYMSPLIT_DIR)/,$(SYMSPLIT_LIB)) $(SYMSPLIT_HDRS)
+	@mkdir -p $(@D)
+	$(Q)clang -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(SYMSPLIT_CFLAGS) \
+	    -o $@ $(SYMSPLIT_DIR)/fuzz.c $(addprefix $(SYMSPLIT_DIR)/,$(SYMSPLIT_LIB)) -lelf
+
+# Hand-made scenarios the tests check the model against (see mkfixtures).
+$(SYMSPLIT_FIX): $(SYMSPLIT_DIR)/mkfixtures $(wildcard $(SYMSPLIT_DIR)/fixtures/*.c)
+	$(Q)CC="$(CC)" LDFLAG_FUSE="$(LDFLAG_FUSE)" $(SYMSPLIT_DIR)/mkfixtures $(SYMSPLIT_OUT)/fixtures
+	@touch $@
+
+HELP_LINES += "  make symsplit    build the binding simulator: $(SYMSPLIT) [--dlopen P[:local|:global]] [--allow F] [--json] EXE..."
+HELP_LINES += "  make symsplit-sweep / symsplit-bench    symsplit over /usr/bin + /usr/sbin; timing vs libtree/ldd/nm"
+DEPS_PACKAGES += libelf-dev binutils file clang python3
+TEST_PREREQS += $(SYMSPLIT) $(SYMSPLIT_SAN) $(SYMSPLIT_FIX)
+ifneq ($(SYMSPLIT_CLANG),)
+TEST_PREREQS += $(SYMSPLIT_FUZZ)
+endif

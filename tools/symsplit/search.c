@@ -1,0 +1,146 @@
+/* Finding a file for a NEEDED name the way ld.so does, and the per-run cache
+ * that makes every file parsed once however many images share it: a path cache
+ * (path -> module or "absent") in front of an inode cache (two paths, one file). */
+#include "symsplit.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static struct strmap by_path, by_inode;
+static char absent;     /* sentinel value: path is not usable (ENOENT, wrong arch...) */
+
+/* *skip: the candidate is not usable but searching may go on. */
+struct module *load_path(const char *path, int is_main, char **err, int *skip)
+{
+    *skip = 0;
+    *err = NULL;
+    char *key = is_main ? xasprintf("main:%s", path) : xstrdup(path);
+    void *hit = strmap_get(&by_path, key);
+    if (hit) { free(key); if (hit == &absent) *skip = 1; return hit == &absent ? NULL : hit; }
+    struct stat st;
+    if (stat(path, &st) < 0) {
+        if (errno == ENOENT || errno == ENOTDIR || errno == EACCES) {
+            if (is_main) *err = xasprintf("%s: %s", path, strerror(errno));
+            *skip = 1;
+            strmap_put(&by_path, key, &absent);
+        } else
+            *err = xasprintf("%s: %s", path, strerror(errno));   /* ELOOP and friends */
+        free(key);
+        return NULL;
+    }
+    char ino[64];
+    snprintf(ino, sizeof ino, "%s%llx:%llx", is_main ? "m" : "", (unsigned long long)st.st_dev,
+             (unsigned long long)st.st_ino);
+    struct module *m = strmap_get(&by_inode, ino);
+    if (!m) {
+        int wrong = 0;
+        m = module_open(path, is_main, err, &wrong);
+        if (!m) {
+            if (wrong && !is_main) {   /* ld.so skips other-class files and keeps searching */
+                free(*err);
+                *err = NULL;
+                *skip = 1;
+                strmap_put(&by_path, key, &absent);
+            }
+            free(key);
+            return NULL;
+        }
+        strmap_put(&by_inode, ino, m);
+        dups_register(m);
+    }
+    strmap_put(&by_path, key, m);
+    free(key);
+    return m;
+}
+
+/* $ORIGIN, $LIB, $PLATFORM (also in ${} form). */
+static char *expand(const char *s, const char *origin)
+{
+    static const char *const tok[][2] = {
+        { "ORIGIN", NULL },
+#if defined(__x86_64__)
+        { "LIB", "lib/x86_64-linux-gnu" }, { "PLATFORM", "x86_64" },
+#elif defined(__aarch64__)
+        { "LIB", "lib/aarch64-linux-gnu" }, { "PLATFORM", "aarch64" },
+#else
+        { "LIB", "lib/i386-linux-gnu" }, { "PLATFORM", "i686" },
+#endif
+    };
+    size_t cap = strlen(s) + 1, n = 0;
+    char *out = xcalloc(cap, 1);
+    while (*s) {
+        const char *val = NULL;
+        size_t used = 0;
+        if (*s == '$')
+            for (size_t t = 0; t < sizeof tok / sizeof tok[0] && !val; t++) {
+                size_t l = strlen(tok[t][0]);
+                if (!strncmp(s + 1, tok[t][0], l)) used = 1 + l;
+                else if (s[1] == '{' && !strncmp(s + 2, tok[t][0], l) && s[2 + l] == '}') used = 3 + l;
+                else continue;
+                val = tok[t][1] ? tok[t][1] : origin;
+            }
+        const char *piece = val ? val : s;
+        size_t len = val ? strlen(val) : 1;
+        if (n + len + 1 > cap) { cap = 2 * (n + len + 1); out = xrealloc(out, cap); }
+        memcpy(out + n, piece, len);
+        n += len;
+        s += val ? used : 1;
+    }
+    out[n] = 0;
+    return out;
+}
+
+/* Try every directory of a colon list; returns module, NULL (not here), or sets *err. */
+static struct module *in_dirs(const char *list, const char *origin, const char *name, char **err)
+{
+    if (!list) return NULL;
+    char *dirs = expand(list, origin), *save = NULL, *d;
+    struct module *m = NULL;
+    for (char *p = dirs; !m && !*err && (d = strtok_r(p, ":", &save)); p = NULL) {
+        char *path = xasprintf("%s/%s", *d ? d : ".", name);
+        int skip;
+        m = load_path(path, 0, err, &skip);
+        free(path);
+    }
+    free(dirs);
+    return m;
+}
+
+static const char *const default_dirs =
+#if defined(__x86_64__)
+    "/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:"
+#elif defined(__aarch64__)
+    "/lib/aarch64-linux-gnu:/usr/lib/aarch64-linux-gnu:"
+#endif
+    "/lib:/usr/lib";
+
+/* The search order of glibc's _dl_map_object for a name without a slash. */
+struct module *find_library(const struct image *im, int req, const char *name, char **err)
+{
+    const struct module *r = im->mods[req].m;
+    struct module *m = NULL;
+    *err = NULL;
+    if (strchr(name, '/')) {
+        char *p = expand(name, r->origin);
+        int skip;
+        m = load_path(p, 0, err, &skip);
+        free(p);
+        return m;
+    }
+    /* RPATH of the requester and of each loader up the chain (which ends at the
+     * executable); an object with RUNPATH has its RPATH ignored */
+    if (!r->runpath)
+        for (int l = req; l >= 0 && !m && !*err; l = im->mods[l].loader)
+            if (!im->mods[l].m->runpath) m = in_dirs(im->mods[l].m->rpath, im->mods[l].m->origin, name, err);
+    if (!m && !*err) m = in_dirs(getenv("LD_LIBRARY_PATH"), im->mods[0].m->origin, name, err);
+    if (!m && !*err) m = in_dirs(r->runpath, r->origin, name, err);   /* direct dependencies only */
+    if (!m && !*err && !r->nodeflib) {
+        const char *c = ldcache_lookup(name);
+        int skip;
+        if (c) m = load_path(c, 0, err, &skip);
+        if (!m && !*err) m = in_dirs(default_dirs, "/", name, err);
+    }
+    return m;
+}

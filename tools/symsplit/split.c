@@ -1,0 +1,279 @@
+/* From bindings to findings.
+ *
+ * Every module's view of every name defined twice in the image is collected:
+ * references resolved through the module's scopes, definitions it binds
+ * itself (bind.c), the executable's own definitions, and for each --dlopen
+ * module the handle a program would dlsym through.
+ *
+ * A split is a capture that leaves the captured copy alive: some module R
+ * has in its own dependencies a module X that defines the name, yet R's
+ * binding lands on another module's copy Y (interposition, scope order, a
+ * COPY relocation or the executable's own copy); and X's copy is still in use
+ * (X binds it itself, someone else resolves to it, or X binds its own copy of
+ * another name Y also defines: X's copy of that code is running).
+ * Interposition with X's copy dead (the ordinary malloc case) is not a split;
+ * neither are two copies each used only by their own dependents (two
+ * independent instances), nor different versions of one name. */
+#include "report.h"
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct group {
+    const char *name;
+    struct binding *b; int n, cap;
+    int *dm, *dk; int nd, dcap;      /* the definers: module index, def index */
+};
+struct slot { const char *name; uint32_t hash; int ndef, last, group; };
+struct names { struct slot *s; size_t mask; };
+
+struct ctx {
+    const struct image *im;
+    struct group *g; int ng, gcap;
+    unsigned char **closure;         /* closure[r][i]: module i is in r's dependency closure */
+    signed char *comp;               /* comp[x * n + y]: x's best self-binding of a name y defines, -1 none, -2 unknown */
+    const char **comp_name; char *comp_how;
+};
+
+static struct slot *find(struct names *t, const char *name, uint32_t hash, int insert)
+{
+    for (size_t i = hash & t->mask;; i = (i + 1) & t->mask) {
+        struct slot *sl = &t->s[i];
+        if (!sl->name) {
+            if (!insert) return NULL;
+            *sl = (struct slot){ name, hash, 0, -1, 0 };
+            return sl;
+        }
+        if (sl->hash == hash && (sl->name == name || !strcmp(sl->name, name))) return sl;
+    }
+}
+
+static struct group *group_of(struct ctx *c, struct slot *sl)
+{
+    if (!sl->group) {
+        GROW(c->g, c->ng, c->gcap);
+        c->g[c->ng] = (struct group){ .name = sl->name };
+        sl->group = ++c->ng;
+    }
+    return &c->g[sl->group - 1];
+}
+
+static void bind(struct ctx *c, struct slot *sl, struct binding b)
+{
+    struct group *gr = group_of(c, sl);
+    GROW(gr->b, gr->n, gr->cap);
+    gr->b[gr->n++] = b;
+}
+
+static const char *vname(const struct module *m, const struct def *d)
+{
+    return m->has_versym && d->ver >= 2 && d->ver < m->nvers ? m->vers[d->ver].name : NULL;
+}
+
+/* Two definitions of one interface: same version, or one side unversioned. */
+static int same_interface(const struct module *a, const struct def *da, const struct module *b, const struct def *db)
+{
+    const char *va = vname(a, da), *vb = vname(b, db);
+    return !va || !vb || !strcmp(va, vb);
+}
+
+static const unsigned char *closure_of(struct ctx *c, int r)
+{
+    if (c->closure[r]) return c->closure[r];
+    int n = c->im->n, *q = xcalloc(n, sizeof *q), nq = 0;
+    unsigned char *in = xcalloc(n, 1);
+    in[r] = 1;
+    q[nq++] = r;
+    for (int i = 0; i < nq; i++) {
+        const struct lmod *l = &c->im->mods[q[i]];
+        for (int k = 0; k < l->ndeps; k++)
+            if (!in[l->deps[k]]) { in[l->deps[k]] = 1; q[nq++] = l->deps[k]; }
+    }
+    free(q);
+    return c->closure[r] = in;
+}
+
+/* x binds its own copy of some other name that y defines too: x's copy of the
+ * shared code is running.  Best evidence, memoised per module pair. */
+static int component(struct ctx *c, int x, int y, const char **name, int *how)
+{
+    int n = c->im->n;
+    signed char *m = &c->comp[x * n + y];
+    if (*m == -2) {
+        struct module *X = c->im->mods[x].m, *Y = c->im->mods[y].m;
+        int best = -1, bhow = 0, conf, h;
+        const char *bname = NULL;
+        for (int j = 0; j < X->ndups && best != C_CERTAIN; j++) {
+            int k = X->dups[j];
+            const struct def *d = &X->defs[k];
+            if (d->bind == STB_WEAK || module_find_defs(Y, d->name, d->hash) < 0) continue;
+            if (!self_binding(X, k, &h, &conf) || h == H_BSYMFUNC) continue;
+            if (best < 0 || conf < best) { best = conf; bhow = h; bname = d->name; }
+        }
+        *m = best;
+        c->comp_name[x * n + y] = bname;
+        c->comp_how[x * n + y] = bhow;
+    }
+    *name = c->comp_name[x * n + y];
+    *how = c->comp_how[x * n + y];
+    return *m;
+}
+
+/* Is x's definition xd still in use?  Best evidence first. */
+static int alive(struct ctx *c, const struct group *gr, int x, int xd, int y, int name_only, struct finding *f)
+{
+    int best = -1;
+    for (int i = 0; i < gr->n; i++) {
+        const struct binding *b = &gr->b[i];
+        if (b->target != x || b->def != xd) continue;
+        int conf = b->how == H_HANDLE ? C_LIKELY : b->conf;
+        if (best < 0 || conf < best) {
+            best = conf;
+            f->ev_how = b->how;
+            f->ev_binder = b->binder;
+            f->ev_name = NULL;
+        }
+    }
+    if (best != C_CERTAIN && !name_only) {
+        const char *nm;
+        int how, conf = component(c, x, y, &nm, &how);
+        if (conf >= 0 && (best < 0 || conf < best)) {
+            best = conf;
+            f->ev_how = how;
+            f->ev_binder = x;
+            f->ev_name = nm;
+        }
+    }
+    return best;
+}
+
+static int weak_func(const struct def *d) { return d->kind == K_FUNC && d->bind == STB_WEAK; }
+
+/* The strongest capture of one name, or 0. */
+static int capture(struct ctx *c, const struct group *gr, struct finding *out)
+{
+    const struct image *im = c->im;
+    int found = 0;
+    for (int i = 0; i < gr->n; i++) {
+        const struct binding *b = &gr->b[i];
+        if (b->how != H_LOOKUP && b->how != H_EXE_OWN) continue;
+        const struct module *Y = im->mods[b->target].m;
+        const struct def *yd = &Y->defs[b->def];
+        const unsigned char *cl = closure_of(c, b->binder);
+        for (int k = 0; k < gr->nd; k++) {
+            int x = gr->dm[k], xd = gr->dk[k];
+            const struct module *X = im->mods[x].m;
+            if (x == b->target || !cl[x] || !same_interface(X, &X->defs[xd], Y, yd)) continue;
+            struct finding f = { b->binder, b->target, b->def, b->how, x, xd, 0, 0, 0, NULL };
+            /* running code keeps a copy of code in use, never a copy of data;
+             * C++ vague linkage is reported as such whatever the evidence */
+            int name_only = yd->kind != K_FUNC || X->defs[xd].kind != K_FUNC || weak_func(yd) || weak_func(&X->defs[xd]);
+            f.conf = alive(c, gr, x, xd, b->target, name_only, &f);
+            if (f.conf < 0) continue;
+            if (!found || f.conf < out->conf) { *out = f; found = 1; }
+        }
+    }
+    return found;
+}
+
+int analyse_image(struct report *r, const struct image *im)
+{
+    /* Pass 1: names that two modules of this image define (dups.c narrows
+     * each module to its names that anyone else in the run defines). */
+    size_t total = 0;
+    for (int i = 0; i < im->n; i++) total += im->mods[i].m->ndups;
+    struct names t = { 0 };
+    size_t cap = 64;
+    while (cap < 2 * total) cap *= 2;
+    t.s = xcalloc(cap, sizeof *t.s);
+    t.mask = cap - 1;
+    for (int i = 0; i < im->n; i++) {
+        const struct module *m = im->mods[i].m;
+        for (int j = 0; j < m->ndups; j++) {
+            int k = m->dups[j];
+            struct slot *sl = find(&t, m->defs[k].name, m->defs[k].hash, 1);
+            if (sl->last != i) { sl->ndef++; sl->last = i; }
+        }
+    }
+    int naive = 0;   /* what `nm -D | sort | uniq -d` over the closure would say */
+    for (size_t i = 0; i <= t.mask && !naive; i++) naive = t.s[i].ndef >= 2;
+    report_naive(r, naive);
+
+    /* Pass 2: every module's view of those names. */
+    struct ctx c = { .im = im };
+    for (int i = 0; i < im->n; i++) {
+        struct module *m = im->mods[i].m;
+        for (int k = 0; k < m->nrefs; k++) {
+            const struct ref *rf = &m->refs[k];
+            struct slot *sl = find(&t, rf->name, rf->hash, 0);
+            if (!sl || sl->ndef < 2) continue;
+            const char *ver = m->has_versym && rf->ver >= 2 ? m->vers[rf->ver].name : NULL;
+            int hid = m->has_versym && rf->ver >= 2 ? m->vers[rf->ver].hidden : 0, d;
+            int tg = lookup(im, i, rf->name, rf->hash, ver, hid, -1, &d);
+            if (tg >= 0) bind(&c, sl, (struct binding){ i, tg, d, H_LOOKUP, C_CERTAIN });
+        }
+        for (int j = 0; j < m->ndups; j++) {
+            int k = m->dups[j];
+            const struct def *df = &m->defs[k];
+            struct slot *sl = find(&t, df->name, df->hash, 0);
+            if (sl->ndef < 2 || df->kind == K_OTHER) continue;
+            struct group *gr = group_of(&c, sl);
+            if (gr->nd >= gr->dcap) {
+                gr->dcap = gr->dcap ? 2 * gr->dcap : 4;
+                gr->dm = xrealloc(gr->dm, gr->dcap * sizeof *gr->dm);
+                gr->dk = xrealloc(gr->dk, gr->dcap * sizeof *gr->dk);
+            }
+            gr->dm[gr->nd] = i;
+            gr->dk[gr->nd++] = k;
+            struct binding b = { i, i, k, H_EXE_OWN, C_CERTAIN };
+            if (i == 0 && !df->hidden_vis) {   /* the executable is first in every scope */
+                bind(&c, sl, b);
+                continue;
+            }
+            int self = self_binding(m, k, &b.how, &b.conf);
+            if (self) bind(&c, sl, b);
+            /* an interposable self-reference is an ordinary lookup; a library
+             * can have both kinds of call sites */
+            if (df->self_reloc && (!self || b.how == H_DIRECT)) {
+                int d, tg = lookup(im, i, df->name, df->hash, vname(m, df), 0, -1, &d);
+                if (tg >= 0) bind(&c, sl, (struct binding){ i, tg, d, H_LOOKUP, C_CERTAIN });
+            }
+        }
+    }
+    /* a program dlopens a library to dlsym in it: the handle finds the
+     * library's own searchlist first */
+    for (int k = 0; k < im->nlocals; k++) {
+        const struct module *m = im->mods[im->roots[k]].m;
+        for (int j = 0; j < m->ndups; j++) {
+            const struct def *df = &m->defs[m->dups[j]];
+            struct slot *sl = find(&t, df->name, df->hash, 0);
+            int d, tg;
+            if (sl->ndef < 2 || df->hidden_vis || df->kind == K_OTHER) continue;
+            if ((tg = lookup_in(im, &im->locals[k], df->name, df->hash, vname(m, df), &d)) >= 0)
+                bind(&c, sl, (struct binding){ im->roots[k], tg, d, H_HANDLE, C_LIKELY });
+        }
+    }
+
+    int n = im->n, splits = 0;
+    c.closure = xcalloc(n, sizeof *c.closure);
+    c.comp = xcalloc((size_t)n * n, 1);
+    memset(c.comp, -2, (size_t)n * n);
+    c.comp_name = xcalloc((size_t)n * n, sizeof *c.comp_name);
+    c.comp_how = xcalloc((size_t)n * n, 1);
+    for (int k = 0; k < c.ng; k++) {
+        struct group *gr = &c.g[k];
+        struct finding f;
+        if (gr->nd >= 2 && capture(&c, gr, &f)) splits += report_split(r, im, gr->name, gr->b, gr->n, &f);
+        free(gr->b);
+        free(gr->dm);
+        free(gr->dk);
+    }
+    for (int i = 0; i < n; i++) free(c.closure[i]);
+    free(c.closure);
+    free(c.comp);
+    free(c.comp_name);
+    free(c.comp_how);
+    free(c.g);
+    free(t.s);
+    return splits;
+}

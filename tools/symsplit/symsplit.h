@@ -1,0 +1,152 @@
+/* symsplit: a static model of how ld.so binds dynamic symbols, used to find
+ * split state (two modules of one process resolving one name to two copies). */
+#ifndef SYMSPLIT_H
+#define SYMSPLIT_H
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* ---- util.c ---- */
+void *xcalloc(size_t n, size_t sz);
+void *xrealloc(void *p, size_t sz);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+uint32_t name_hash(const char *s); /* the GNU hash function: cheap, spreads well */
+/* String-keyed hash map (open addressing); values are opaque pointers. */
+struct strmap { char **keys; void **vals; size_t cap, n; };
+void *strmap_get(const struct strmap *m, const char *key);
+void strmap_put(struct strmap *m, const char *key, void *val); /* key copied */
+#define GROW(arr, n, cap) do { if ((n) >= (cap)) { (cap) = (cap) ? 2 * (cap) : 8; \
+        (arr) = xrealloc((arr), (cap) * sizeof *(arr)); } } while (0)
+
+/* ---- elf_module.c: one parsed ELF file, shared by every image that loads it ---- */
+enum symkind { K_FUNC, K_DATA, K_OTHER };
+struct def {                 /* an exported definition in .dynsym */
+    const char *name;
+    uint32_t hash;
+    uint16_t ver;            /* versym index (0x7fff masked), 1 when unversioned */
+    uint8_t hidden;          /* versym hidden bit: not visible to unversioned refs */
+    uint8_t kind, vis, bind; /* enum symkind; STV_*; STB_* */
+    uint8_t self_reloc;      /* the module reaches its own definition via a JUMP_SLOT/GLOB_DAT/.. */
+    uint8_t copy;            /* target of a COPY relocation (executables) */
+    uint8_t readonly;        /* lives in a non-writable section or in RELRO */
+    uint8_t direct_call;     /* the module's code calls it directly (calls.c) */
+    uint8_t dup;             /* another module in the run defines this name (dups.c) */
+    uint8_t hidden_vis;      /* from .symtab: a hidden definition, bound by its module only */
+    uint64_t value, size;    /* st_value, st_size */
+    int next;                /* next def in the same hash bucket, -1 ends */
+};
+struct ref {                 /* an undefined dynamic symbol the module needs */
+    const char *name;
+    uint32_t hash;
+    uint16_t ver;
+    uint8_t weak, kind;
+};
+struct version { const char *name; uint8_t hidden; }; /* index -> name (verdef or verneed) */
+
+struct module {
+    char *path;              /* path as found (first time) */
+    char *origin;            /* $ORIGIN: directory of path (realpath for the executable) */
+    dev_t dev; ino_t ino;
+    int is_dyn_exe;          /* ET_EXEC, or ET_DYN with PT_INTERP */
+    int is_static;           /* no PT_DYNAMIC */
+    const char *soname;
+    const char **needed; int nneeded;
+    const char *rpath, *runpath;
+    int symbolic, nodeflib;  /* DF_SYMBOLIC/DT_SYMBOLIC, DF_1_NODEFLIB */
+    struct version *vers; int nvers; int has_versym;
+    struct def *defs; int ndefs;
+    int *bucket; int nbucket;
+    struct ref *refs; int nrefs;
+    int n_func_exports, own_func_relocs, own_data_relocs;
+    size_t state_bytes;      /* .data + .bss + .tdata + .tbss: writable state the code can reach */
+    size_t shared_data;      /* bytes of exported data it reaches through relocations */
+    long private_state;      /* bytes of state only this module's code reaches (symtab.c); -1 unknown */
+    int ndefs_dyn;           /* defs[0..ndefs_dyn) come from .dynsym, the rest are hidden (symtab.c) */
+    void *map; size_t size; void *elf; int borrowed;
+    int scanned;             /* calls.c has looked for direct calls */
+    int *dups; int ndups, dupcap;  /* defs whose name another module defines too */
+};
+/* Returns a module or NULL with *err set to a one-line reason.  *wrong_arch is set
+ * when the file is a valid ELF for another class/machine (search skips those). */
+struct module *module_open(const char *path, int is_main, char **err, int *wrong_arch);
+struct module *module_parse(void *map, size_t size, const char *path, int is_main, char **err, int *wrong_arch);
+void module_free(struct module *m);
+const char *module_name(const struct module *m); /* soname, else basename of path */
+int module_find_defs(const struct module *m, const char *name, uint32_t hash); /* first def index or -1 */
+
+/* ---- version.c ---- */
+int parse_versions(struct module *m, void *elf, void *scn, void *shdr, int need);   /* 0, or -1 if corrupt */
+
+/* ---- symtab.c ---- */
+void module_symtab(struct module *m, void *elf, int *dcap);
+
+/* ---- calls.c ---- */
+int calls_itself(struct module *m, int defidx);   /* 1: code calls this own export directly */
+
+/* ---- dups.c ---- */
+void dups_register(struct module *m);
+
+/* ---- ldcache.c ---- */
+const char *ldcache_lookup(const char *soname); /* path from /etc/ld.so.cache or NULL */
+
+/* ---- image / closure.c ---- */
+enum scopekind { SC_GLOBAL, SC_LOCAL, SC_DEEPBIND };
+struct lmod {
+    struct module *m;
+    int loader;              /* index of the module whose NEEDED (or dlopen) loaded it, -1 for the exe */
+    const char **names; int nnames;   /* names it was requested by, for reuse by name */
+    int scope;               /* -1: global scope only; else index of a local searchlist */
+    int *deps; int ndeps, depcap;     /* its DT_NEEDED, resolved to image indices */
+    int deepbind;
+};
+struct searchlist { int *idx; int n, cap; };
+struct image {
+    const char *exe_path;
+    struct lmod *mods; int n, cap;
+    struct searchlist global;
+    struct searchlist *locals; int nlocals;
+    int *roots;                       /* roots[k]: the --dlopen module whose searchlist is locals[k] */
+    char **missing; int nmissing;     /* "<name> (needed by <module>)" */
+};
+struct dlopen_req { const char *path; enum scopekind kind; };
+/* Builds the image.  Returns 0, or -1 with *err set (malformed file, cycle...). */
+int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, int ndl, char **err);
+void image_free(struct image *im);
+struct module *load_path(const char *path, int is_main, char **err, int *skip);
+struct module *find_library(const struct image *im, int req, const char *name, char **err);
+
+/* ---- bind.c: symbol lookup and who binds what ---- */
+struct binding {
+    int binder;              /* module index in the image */
+    int target, def;         /* module index and def index; target -1 if unresolved */
+    int how;                 /* enum bindhow */
+    int conf;                /* enum confidence */
+};
+enum bindhow { H_LOOKUP, H_EXE_OWN, H_HANDLE, H_SYMBOLIC, H_PROTECTED, H_HIDDEN, H_DIRECT, H_BSYMFUNC };
+enum confidence { C_CERTAIN, C_LIKELY, C_POSSIBLE };
+int lookup(const struct image *im, int from, const char *name, uint32_t hash,
+           const char *ver, int ver_hidden, int skip, int *defidx);
+int lookup_in(const struct image *im, const struct searchlist *sl, const char *name, uint32_t hash,
+              const char *ver, int *defidx);
+int self_binding(struct module *m, int defidx, int *how, int *conf);
+
+/* ---- split.c / report.c ---- */
+struct allow;
+struct report;
+struct report *report_new(int json, int show_all, struct allow *allow);
+int analyse_image(struct report *r, const struct image *im); /* returns #splits */
+/* A finding: `binder` was linked against module x (in its dependencies) but
+ * its binding lands on (target, def); x's own definition xdef stays in use,
+ * by the evidence ev_how (of ev_binder, or via the other name ev_name). */
+struct finding {
+    int binder, target, def, how;
+    int x, xdef, conf;
+    int ev_how, ev_binder;
+    const char *ev_name;
+};
+void report_finish(struct report *r, int images, int errors);
+int report_splits(const struct report *r);
+struct allow *allow_load(const char *path, char **err);
+int allow_match(const struct allow *a, const char *sym, const char *const *mods, int nmods);
+#endif

@@ -1,0 +1,57 @@
+/* Symbol versioning: .gnu.version_d (what a module defines) and
+ * .gnu.version_r (what it needs) fill one table, version index -> name, the
+ * way ld.so's l_versions does; .gnu.version then maps each .dynsym entry to an
+ * index.  Every offset comes from the file, so every step is bounded. */
+#include "symsplit.h"
+#include <gelf.h>
+
+static const char *str(Elf *e, size_t strndx, size_t off, int *bad)
+{
+    const char *s = elf_strptr(e, strndx, off);
+    if (!s) { *bad = 1; return ""; }
+    return s;
+}
+
+int parse_versions(struct module *m, void *elf, void *section, void *shdr, int need)
+{
+    Elf *e = elf;
+    Elf_Scn *scn = section;
+    GElf_Shdr *sh = shdr;
+    Elf_Data *d = elf_getdata(scn, NULL);
+    if (!d) return -1;
+    size_t off = 0;
+    int bad = 0;
+    /* sh_info counts the entries; also bound the walk so a loop in vd_next ends */
+    for (unsigned i = 0; i < sh->sh_info && i < 65536; i++) {
+        unsigned next;
+        if (need) {
+            GElf_Verneed vn;
+            if (!gelf_getverneed(d, off, &vn)) return -1;
+            size_t aoff = off + vn.vn_aux;
+            for (unsigned j = 0; j < vn.vn_cnt && j < 65536; j++) {
+                GElf_Vernaux va;
+                if (!gelf_getvernaux(d, aoff, &va)) return -1;
+                unsigned ndx = va.vna_other & 0x7fff;
+                if (ndx >= (unsigned)m->nvers) return -1;
+                m->vers[ndx].name = str(e, sh->sh_link, va.vna_name, &bad);
+                m->vers[ndx].hidden = (va.vna_other & 0x8000) != 0;
+                if (!va.vna_next) break;
+                aoff += va.vna_next;
+            }
+            next = vn.vn_next;
+        } else {
+            GElf_Verdef vd;
+            GElf_Verdaux va;
+            if (!gelf_getverdef(d, off, &vd) || !gelf_getverdaux(d, off + vd.vd_aux, &va)) return -1;
+            unsigned ndx = vd.vd_ndx & 0x7fff;
+            if (ndx >= (unsigned)m->nvers) return -1;
+            /* like ld.so, the base version (the soname) is not a name to match */
+            if (!(vd.vd_flags & VER_FLG_BASE)) m->vers[ndx].name = str(e, sh->sh_link, va.vda_name, &bad);
+            next = vd.vd_next;
+        }
+        if (!next) break;
+        off += next;
+    }
+    return bad ? -1 : 0;
+}
+
