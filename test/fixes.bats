@@ -147,3 +147,10 @@ one_row_table() {
 	assert_line --regexp '^== matrix:B: '
 	assert_line --partial 'fixed: row matrix:B broke its expectation: expected no-split, observed SPLIT'
 }
+
+@test "make fixed: a lab without <lab>.run gets a failed row that says so, not a silent pass" {
+	run make -s -C "$TOP" --no-print-directory fixed FIXED_ROWS=nolab:somerow
+	assert_failure
+	assert_line '[run failed: lab nolab defines no nolab.run]'
+	assert_line --partial 'fixed: row nolab:somerow broke its expectation: expected no-split, observed run-failed'
+}
