@@ -13,14 +13,18 @@ RXE_LIBDIR := $(shell pkg-config --variable=libdir libibverbs 2>/dev/null)
 RXE_ABI    := $(shell readelf --dyn-syms -W $(RXE_LIBDIR)/libibverbs.so.1 2>/dev/null | sed -n 's/.* verbs_register_driver_\([0-9][0-9]*\)@@IBVERBS_PRIVATE_.*/\1/p')
 RXE_STATIC_SYM = $(shell nm $(RXE_LIBDIR)/libibverbs.a 2>/dev/null | sed -n 's/^[0-9a-f]* T \(.*verbs_register_driver_$(RXE_ABI)\)$$/\1/p')
 
-# Table: "id:kind" for every row line of rxe-variant/rows.
-RXE_TABLE := $(shell awk '!/^\#/ && NF { print $$1 ":" $$2 }' $(RXE_SRC)/rows)
-RXE_ROWS  := $(foreach r,$(RXE_TABLE),$(firstword $(subst :, ,$r)))
-rxe_kind   = $(patsubst $1:%,%,$(filter $1:%,$(RXE_TABLE)))
+# The row table, through the shared reader: rxe.rows, rxe.<id>.kind, rxe.<id>.what.
+$(RXE_B)/rows.mk: $(RXE_SRC)/rows $(SCRIPTS)/rows2mk
+	@mkdir -p $(@D)
+	$(Q)$(SCRIPTS)/rows2mk rxe $< > $@
+-include $(RXE_B)/rows.mk
+RXE_ROWS  = $(rxe.rows)
+RXE_TABLE = $(foreach r,$(rxe.rows),$r:$(rxe.$r.kind))
+rxe_kind  = $(rxe.$1.kind)
 
 RXE_ROW  ?= all
 RXE_TIER ?= all
-RXE_SEL  := $(if $(filter all,$(RXE_ROW)),$(RXE_ROWS),$(RXE_ROW))
+RXE_SEL   = $(if $(filter all,$(RXE_ROW)),$(RXE_ROWS),$(RXE_ROW))
 
 RXE_CFLAGS = $(BASE_CFLAGS) -DVERBS_ABI=$(RXE_ABI) -I$(RXE_SRC)
 # Each row directory is self-contained: its DSOs find each other through
@@ -28,5 +32,5 @@ RXE_CFLAGS = $(BASE_CFLAGS) -DVERBS_ABI=$(RXE_ABI) -I$(RXE_SRC)
 RXE_ORIGIN = $(RPATH_ORIGIN)
 RXE_COMMON_SRC = $(RXE_SRC)/exercise.c $(RXE_SRC)/consumer.h $(RXE_SRC)/abi_name.h
 
-include $(RXE_SRC)/rows.mk
+include $(RXE_SRC)/build.mk
 include $(RXE_SRC)/tiers.mk

@@ -7,7 +7,7 @@ set -u
 tier=$1 rows=$2 dir=$3
 shift 3
 for row in "$@"; do
-	what=$(awk -v r="$row" '$1 == r { $1 = ""; $2 = ""; sub(/^ +/, ""); print }' "$rows")
+	what=$(awk -F' *[|] *' -v r="$row" '$1 == r { print $3 }' "$rows")
 	echo "== $row: [$tier tier] $what"
 	"$dir/$row/rxe-lab" || echo "$row: rxe-lab exited with status $?"
 done

@@ -38,4 +38,8 @@ HELP_LINES += "  make rxe          the incident on real rdma-core (RXE_ROW=<row>
 HELP_LINES += "  make rxe-vm       the rxe rows inside a QEMU guest with a real soft-RoCE device"
 TEST_PREREQS += rxe-build
 FIXED_ROWS += rxe:fix-drop-duplicate rxe:fix-static-canonical
+# make fixed runs single rows through the shared runner: one row, emulated
+# tier, no header (run_rows prints it).
+rxe.run = SYSFS_PATH=$(abspath $(RXE_B)/sysfs) sh $(RXE_SRC)/sandbox.sh $(RXE_B)/dev-stage $(RXE_B)/no-rdma-netlink $(RXE_B)/$1/rxe-lab
+$(foreach r,$(RXE_ROWS),$(eval rxe.$r.prereqs := rxe-build))
 DEPS_PACKAGES += libibverbs-dev ibverbs-providers patchelf libseccomp-dev libnl-route-3-dev util-linux iproute2
