@@ -6,9 +6,12 @@ SHELL := /bin/bash
 .DELETE_ON_ERROR:
 .SECONDARY:
 .SUFFIXES:
-# Parallel by default (every lab is -j safe); an explicit -jN wins.
-ifeq ($(filter -j%,$(MAKEFLAGS)),)
-MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+# Parallel by default: every lab is -j safe. JOBS=1 runs serially (make
+# cannot see a command-line -j while it reads this file). Only the top-level
+# make sets it: a sub-make shares its parent's jobserver.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+ifeq ($(MAKELEVEL),0)
+MAKEFLAGS += -j$(JOBS)
 endif
 
 CC ?= gcc
@@ -124,6 +127,6 @@ help:
 	@echo "  make compare BASELINE=f rerun and print only what changed (exit 1 if anything)"
 	@echo "  make bench        time a clean build + run of the matrix, and of check-toolchains"
 	@echo "  make clean        remove $(B)/"
-	@echo "  variables: CC=gcc|clang  LD=bfd|gold|lld  V=1 (show commands)  B=<build dir>"
+	@echo "  variables: CC=gcc|clang  LD=bfd|gold|lld  V=1 (show commands)  B=<build dir>  JOBS=<n> (default: all cores)"
 
 .PHONY: evidence deps test bench clean help

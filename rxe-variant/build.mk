@@ -57,7 +57,7 @@ RXE_HIDDEN   = -Wl,--no-export-dynamic
 RXE_EXPORTED = -Wl,--export-dynamic
 
 RXE_APP_DEPS = $(RXE_SRC)/main.c $(RXE_SRC)/got_probe.c $(RXE_SRC)/got_probe.h \
-	$(RXE_SRC)/inhouse.c $(RXE_COMMON_SRC) $(RXE_SRC)/rows.mk
+	$(RXE_SRC)/inhouse.c $(RXE_COMMON_SRC) $(RXE_SRC)/build.mk $(RXE_B)/rows.mk
 
 define rxe_row_rules
 ifeq ($2,bundle)
