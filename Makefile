@@ -108,7 +108,7 @@ deps:
 # make test: install what is missing, build everything the tests use in
 # parallel, then run every bats file and close with one counted line.
 test: deps
-	$(Q)$(MAKE) --no-print-directory -j$$(nproc) $(TEST_PREREQS)
+	+$(Q)$(MAKE) --no-print-directory $(TEST_PREREQS)
 	$(Q)$(SCRIPTS)/run-bats test
 
 bench:
