@@ -75,7 +75,9 @@ evidence: $(EVIDENCE_TARGETS)
 # Toolchain regression mode: every lab in TOOLCHAIN_LABS (each with its
 # $(LAB.check) target and arguments) built and run under each toolchain, in
 # parallel under one jobserver, into $(B)/toolchains/<cc+ld>/.
-TOOLCHAINS ?= gcc:bfd gcc:gold gcc:lld clang:lld clang:bfd
+# Listed so that the first two jobs use different compilers: the later
+# toolchains then find their compiles done (scripts/cc-cache).
+TOOLCHAINS ?= gcc:bfd clang:lld gcc:gold clang:bfd gcc:lld
 tc_targets = $(foreach t,$1,tc-facts/$(subst :,+,$t))
 tc_specs = $(foreach l,$(TOOLCHAIN_LABS),$l='$($l.check)')
 # The toolchain this make was started with builds where the labs always do,

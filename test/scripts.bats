@@ -80,3 +80,17 @@ verdict() { printf '%b' "$1" | "$TOP/scripts/verdict"; }
 	assert_failure
 	assert_line --index 0 --partial "toolchain: linker 'no-such-ld' cannot be used"
 }
+
+@test "cc-cache: the same source and flags compile once, whichever linker links" {
+	export CC_CACHE_DIR="$BATS_TEST_TMPDIR/objects"
+	printf 'int main(void) { return 7; }\n' > "$BATS_TEST_TMPDIR/t.c"
+	run "$TOP/scripts/cc-cache" gcc -O1 -fuse-ld=bfd -o "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/t.c"
+	assert_success
+	run "$TOP/scripts/cc-cache" gcc -O1 -fuse-ld=gold -o "$BATS_TEST_TMPDIR/b" "$BATS_TEST_TMPDIR/t.c"
+	assert_success
+	assert_equal "$(ls "$CC_CACHE_DIR" | wc -l)" 1
+	run "$BATS_TEST_TMPDIR/b"
+	assert_equal "$status" 7
+	run "$TOP/scripts/cc-cache" gcc -O0 -o "$BATS_TEST_TMPDIR/c" "$BATS_TEST_TMPDIR/t.c"
+	assert_equal "$(ls "$CC_CACHE_DIR" | wc -l)" 2          # other flags, other object
+}
