@@ -62,6 +62,27 @@ run_rows = { $(foreach r,$2,printf '%s\n' $(call shq,== $r: $($1.$r.what)); $(ca
 # check_name KIND,GIVEN,KNOWN: one-line error and failure for an unknown name.
 check_name = $(if $(filter-out $3,$2),@echo "unknown $1 '$(firstword $(filter-out $3,$2))' (known: $3)" >&2; exit 2)
 
+# lab_entry LAB,VAR,KIND: the entry points of a lab whose rows are built at
+# $(B)/LAB/<row>/app: `make LAB [VAR=<id>] [EVIDENCE=1]` (an unknown id is
+# one line: unknown KIND 'X' (known: ...)), `make evidence-LAB`, and its place
+# in make test, make evidence and the toolchain check.
+define lab_entry
+$1.selected = $$(or $$($2),$$($1.rows))
+$1.apps = $$(foreach r,$$($1.rows),$$(B)/$1/$$r/app)
+$1: $$(if $$(filter-out $$($1.rows),$$($2)),,toolchain-check $$(foreach r,$$($1.selected),$$(B)/$1/$$r/app))
+	$$(call check_name,$3,$$($2),$$($1.rows))
+	$$(Q)$$(SCRIPTS)/toolchain $$(CC) $$(LD)
+	$$(Q)$$(call run_rows,$1,$$($1.selected),$$(EVIDENCE))
+# The same run with the facts under each row; EVIDENCE reaches $1's recipe.
+evidence-$1: EVIDENCE := 1
+evidence-$1: $1
+.PHONY: $1 evidence-$1
+EVIDENCE_TARGETS += evidence-$1
+TOOLCHAIN_LABS += $1
+$1.check := $1 EVIDENCE=1
+TEST_PREREQS += $$($1.apps)
+endef
+
 toolchain-check:
 	$(Q)$(SCRIPTS)/toolchain --check $(CC) $(LD)
 toolchain-report: toolchain-check

@@ -51,15 +51,7 @@ fixes.evidence = $(if $(filter static-only,$(fixes.$1.exe)),$(SCRIPTS)/evidence 
 
 # make fixes [FIX=<id>] [EVIDENCE=1]: the ladder alone (the golden's source).
 FIX ?=
-fixes.selected = $(or $(FIX),$(fixes.rows))
-fixes.apps = $(foreach r,$(fixes.rows),$(FX)/$r/app)
-fixes: $(if $(filter-out $(fixes.rows),$(FIX)),,toolchain-check $(foreach r,$(fixes.selected),$(FX)/$r/app))
-	$(call check_name,fix,$(FIX),$(fixes.rows))
-	$(Q)$(SCRIPTS)/toolchain $(CC) $(LD)
-	$(Q)$(call run_rows,fixes,$(fixes.selected),$(EVIDENCE))
-
-evidence-fixes: EVIDENCE := 1
-evidence-fixes: fixes
+$(eval $(call lab_entry,fixes,FIX,fix))
 
 # make fixed: the ladder, then every lab's FIXED_ROWS (<lab>:<row>), then the
 # summary. The expected column of fixes/rows is the one place expectations
@@ -92,10 +84,6 @@ fixed: toolchain-check $(fixes.apps) $$(fx_other_apps)
 	  $(foreach e,$(FIXED_ROWS),$(call fx_expect_line,$e,no-split,$($(call fx_lab,$e).$(call fx_row,$e).what))) } > $(FX)/fixed.expect
 	$(Q)echo; $(SCRIPTS)/verdict --facts < $(FX)/fixed.out | fixes/summary $(FX)/fixed.expect $(FX)/fixed.out
 
-.PHONY: fixes evidence-fixes fixed
-EVIDENCE_TARGETS += evidence-fixes
-TOOLCHAIN_LABS += fixes
-fixes.check := fixes EVIDENCE=1
-TEST_PREREQS += $(fixes.apps)
+.PHONY: fixed
 HELP_LINES += "  make fixes        the fix ladder alone (FIX=<id> for one row, EVIDENCE=1 for the facts)"
 HELP_LINES += "  make fixed        the ladder + the fixed rows of every lab, then expected vs observed; fails naming a broken row"

@@ -76,25 +76,8 @@ $1.evidence = $(SCRIPTS)/evidence vx_ $(B)/$1/$$1/app $(B)/$1/$$1/libverbs_share
 endef
 $(eval $(call verbs_scenario,matrix,matrix/rows))
 
-# make matrix [CONFIG=<id>] [EVIDENCE=1]
+# make matrix [CONFIG=<id>] [EVIDENCE=1], make evidence-matrix
 CONFIG ?=
-matrix.selected = $(or $(CONFIG),$(matrix.rows))
-matrix.unknown = $(filter-out $(matrix.rows),$(CONFIG))
-matrix.apps = $(foreach r,$(matrix.selected),$(B)/matrix/$r/app)
-
-matrix: $(if $(matrix.unknown),,toolchain-check $(matrix.apps))
-	$(call check_name,config,$(CONFIG),$(matrix.rows))
-	$(Q)$(SCRIPTS)/toolchain $(CC) $(LD)
-	$(Q)$(call run_rows,matrix,$(matrix.selected),$(EVIDENCE))
-
-# Same run with the facts under each row; the variable reaches matrix's recipe.
-evidence-matrix: EVIDENCE := 1
-evidence-matrix: matrix
-
-.PHONY: matrix evidence-matrix
-EVIDENCE_TARGETS += evidence-matrix
-TOOLCHAIN_LABS += matrix
-matrix.check := matrix EVIDENCE=1
-TEST_PREREQS += $(matrix.apps)
+$(eval $(call lab_entry,matrix,CONFIG,config))
 HELP_LINES += "  make matrix       the trigger isolated: rows A .. D2-copyreloc-symbolic (CONFIG=<id> for one, EVIDENCE=1 for the facts)"
 endif

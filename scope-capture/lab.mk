@@ -73,24 +73,8 @@ scope-capture.evidence = $(SCRIPTS)/evidence register_driver $(B)/scope-capture/
 	$(addprefix $(B)/scope-capture/$1/,libbundle.so $(if $(filter soname,$(scope-capture.$1.bundle)),bundled/libregistryB.so.1) libproviderB.so); \
 	$(SCOPE_SRC)/loader-facts $(B)/scope-capture/$1
 
-# make scope-capture [VARIANT=<id>] [EVIDENCE=1]
+# make scope-capture [VARIANT=<id>] [EVIDENCE=1], make evidence-scope-capture
 VARIANT ?=
-scope-capture.selected = $(or $(VARIANT),$(scope-capture.rows))
-scope-capture.unknown = $(filter-out $(scope-capture.rows),$(VARIANT))
-scope-capture.apps = $(foreach r,$(scope-capture.selected),$(B)/scope-capture/$r/app)
-
-scope-capture: $(if $(scope-capture.unknown),,toolchain-check $(scope-capture.apps))
-	$(call check_name,variant,$(VARIANT),$(scope-capture.rows))
-	$(Q)$(SCRIPTS)/toolchain $(CC) $(LD)
-	$(Q)$(call run_rows,scope-capture,$(scope-capture.selected),$(EVIDENCE))
-
-evidence-scope-capture: EVIDENCE := 1
-evidence-scope-capture: scope-capture
-
-.PHONY: scope-capture evidence-scope-capture
-EVIDENCE_TARGETS += evidence-scope-capture
-TEST_PREREQS += $(foreach r,$(scope-capture.rows),$(B)/scope-capture/$r/app)
+$(eval $(call lab_entry,scope-capture,VARIANT,variant))
 FIXED_ROWS += scope-capture:fixed
-TOOLCHAIN_LABS += scope-capture
-scope-capture.check := scope-capture EVIDENCE=1
 HELP_LINES += "  make scope-capture  the production topology: a registration captured by the global scope (VARIANT=<id> for one, EVIDENCE=1 for the facts)"
