@@ -41,11 +41,11 @@ $$(call verbs_row_deps,$1)
 $(B)/$1/%/libverbs_shared.so: $(VERBS_SRC)/verbs_copy.c $(VERBS_SRC)/provider_ctor.c $(VERBS_HDR) $(B)/$1/rows.mk
 	@mkdir -p $$(@D)
 	$$(Q)$$(CC) $$(LDFLAG_FUSE) $$(BASE_CFLAGS) $$(PIC_CFLAGS) -I$(VERBS_SRC) -DVX_COPY=SHARED $$($1.$$*.so-cflags) \
-		-shared -Wl,-soname,libverbs_shared.so $$($1.$$*.so-ldflags) -o $$@ $$(filter %.c,$$^)
+		-shared -Wl,-soname,libverbs_shared.so $$(LINK_NOW) $$($1.$$*.so-ldflags) -o $$@ $$(filter %.c,$$^)
 
 $(B)/$1/%/libcollective.so: $(VERBS_SRC)/collective.c $(VERBS_HDR) $(B)/$1/%/libverbs_shared.so
 	$$(Q)$$(CC) $$(LDFLAG_FUSE) $$(BASE_CFLAGS) $$(PIC_CFLAGS) -I$(VERBS_SRC) -shared -Wl,-soname,libcollective.so \
-		-o $$@ $$< -L$$(@D) -Wl,$$($1.$$*.needed) -lverbs_shared -Wl,--no-as-needed $$(RPATH_ORIGIN)
+		-o $$@ $$< -L$$(@D) -Wl,$$($1.$$*.needed) -lverbs_shared -Wl,--no-as-needed $$(RPATH_ORIGIN) $$(LINK_NOW)
 
 $(B)/$1/%/verbs_static.o: $(VERBS_SRC)/verbs_copy.c $(VERBS_HDR) $(B)/$1/rows.mk
 	@mkdir -p $$(@D)

@@ -12,7 +12,7 @@ $(RXE_B)/sysfs/.done: $(RXE_SRC)/make-sysfs.sh
 # The NCCL-like consumer needs nothing but libdl: it finds copy B at run time.
 $(RXE_B)/%/libnccl-like.so: $(RXE_SRC)/nccl_like.c $(RXE_COMMON_SRC)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(RXE_CFLAGS) $(PIC_CFLAGS) -shared $(LDFLAG_FUSE) -o $@ $(RXE_SRC)/nccl_like.c $(RXE_SRC)/exercise.c -ldl
+	$(Q)$(CC) $(RXE_CFLAGS) $(PIC_CFLAGS) -shared $(LDFLAG_FUSE) -o $@ $(RXE_SRC)/nccl_like.c $(RXE_SRC)/exercise.c -ldl $(LINK_NOW)
 
 # Copy A for capture: the system library under another SONAME. Same code, same
 # version nodes (IBVERBS_1.1, IBVERBS_PRIVATE_N), a name of its own, as a
@@ -31,12 +31,12 @@ $(RXE_B)/%/libibverbs.so.1:
 # import of verbs_register_driver_N then finds first.
 rxe_inhouse_so = $(CC) $(RXE_CFLAGS) $(PIC_CFLAGS) -shared $(LDFLAG_FUSE) -o $@ \
 	$(RXE_SRC)/inhouse.c $(RXE_SRC)/exercise.c -DINHOUSE_COPY='"$1"' \
-	-Wl,--no-as-needed $2 $(RXE_ORIGIN) -ldl
+	-Wl,--no-as-needed $2 $(RXE_ORIGIN) -ldl $(LINK_NOW)
 
 # The app: main + GOT probe, linked against the row's consumers.
 rxe_app_dyn = $(CC) $(RXE_CFLAGS) $(EXE_PIE_CFLAGS) $(EXE_PIE_LDFLAGS) $(LDFLAG_FUSE) -o $@ \
 	$(RXE_SRC)/main.c $(RXE_SRC)/got_probe.c -L$(@D) -Wl,--no-as-needed \
-	-linhouse -lnccl-like $(RXE_ORIGIN) -ldl
+	-linhouse -lnccl-like $(RXE_ORIGIN) -ldl $(LINK_NOW)
 
 # Static kinds: libibverbs.a is not PIC (it cannot go into a DSO), so the
 # in-house side is the app itself, position-dependent (-no-pie) so the
@@ -47,7 +47,7 @@ rxe_app_static = $(CC) $(RXE_CFLAGS) $(EXE_NOPIE_CFLAGS) $(EXE_NOPIE_LDFLAGS) $(
 	$(RXE_SRC)/main.c $(RXE_SRC)/got_probe.c $(RXE_SRC)/inhouse.c $(RXE_SRC)/exercise.c \
 	-DRDMA_STATIC_PROVIDERS=rxe -DSTATIC_REGISTER_SYM=$(RXE_STATIC_SYM) \
 	-DINHOUSE_COPY='"static copy (libibverbs.a, linked in)"' \
-	-L$(@D) -Wl,--no-as-needed -lnccl-like $(RXE_ORIGIN) \
+	-L$(@D) -Wl,--no-as-needed -lnccl-like $(RXE_ORIGIN) $(LINK_NOW) \
 	-l:libibverbs.a -l:librxe-rdmav$(RXE_ABI).a -l:libibverbs.a \
 	$$(pkg-config --libs libnl-route-3.0) -ldl
 
