@@ -20,7 +20,7 @@ $(FX)/%/libhost.a: $(FX)/%/host.o
 # stays undefined here, to be found in the executable at dlopen time.
 $(FX)/%/libvxplugin.so: fixes/plugin.c $(VERBS_HDR) $(FX)/%/libverbs_shared.so
 	$(Q)$(CC) $(LDFLAG_FUSE) $(BASE_CFLAGS) $(PIC_CFLAGS) -I$(VERBS_SRC) -shared -Wl,-soname,libvxplugin.so \
-		-o $@ $< -L$(@D) -Wl,--no-as-needed -lverbs_shared $(RPATH_ORIGIN)
+		-o $@ $< -L$(@D) -Wl,--no-as-needed -lverbs_shared $(RPATH_ORIGIN) $(LINK_NOW)
 
 # fix-static-canonical (exe-pre "libcollective.a provider_static.o"): the
 # collective and the provider compiled for the executable like its copy of
