@@ -32,7 +32,8 @@ endef
 # (copy STATIC), libcollective.so and app. Every object is built with its
 # row's flags; everything depends on the table, so editing a row rebuilds it.
 define verbs_scenario
-$(B)/$1/rows.mk: $2 $(SCRIPTS)/rows2mk
+# The rules below are inputs too: a changed recipe rebuilds every row.
+$(B)/$1/rows.mk: $2 $(SCRIPTS)/rows2mk $(VERBS_SRC)/lab.mk $(wildcard $(dir $2)lab.mk)
 	@mkdir -p $$(@D)
 	$$(Q)$(SCRIPTS)/rows2mk $1 $2 > $$@
 -include $(B)/$1/rows.mk

@@ -10,7 +10,7 @@ $(RXE_B)/sysfs/.done: $(RXE_SRC)/make-sysfs.sh
 	$(Q)sh $< $(@D) && touch $@
 
 # The NCCL-like consumer needs nothing but libdl: it finds copy B at run time.
-$(RXE_B)/%/libnccl-like.so: $(RXE_SRC)/nccl_like.c $(RXE_COMMON_SRC)
+$(RXE_B)/%/libnccl-like.so: $(RXE_SRC)/nccl_like.c $(RXE_COMMON_SRC) $(RXE_B)/rows.mk
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(RXE_CFLAGS) $(PIC_CFLAGS) -shared $(LDFLAG_FUSE) -o $@ $(RXE_SRC)/nccl_like.c $(RXE_SRC)/exercise.c -ldl $(LINK_NOW)
 

@@ -14,7 +14,7 @@ RXE_ABI    := $(shell readelf --dyn-syms -W $(RXE_LIBDIR)/libibverbs.so.1 2>/dev
 RXE_STATIC_SYM = $(shell nm $(RXE_LIBDIR)/libibverbs.a 2>/dev/null | sed -n 's/^[0-9a-f]* T \(.*verbs_register_driver_$(RXE_ABI)\)$$/\1/p')
 
 # The row table, through the shared reader: rxe.rows, rxe.<id>.kind, rxe.<id>.what.
-$(RXE_B)/rows.mk: $(RXE_SRC)/rows $(SCRIPTS)/rows2mk
+$(RXE_B)/rows.mk: $(RXE_SRC)/rows $(SCRIPTS)/rows2mk $(RXE_SRC)/lab.mk $(RXE_SRC)/build.mk
 	@mkdir -p $(@D)
 	$(Q)$(SCRIPTS)/rows2mk rxe $< > $@
 -include $(RXE_B)/rows.mk

@@ -8,7 +8,7 @@ SCOPE_HDR := $(SCOPE_SRC)/registry.h
 # its own DT_RPATH (not DT_RUNPATH: the environment cannot swap it).
 SCOPE_RPATH_BUNDLED := -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/bundled'
 
-$(B)/scope-capture/rows.mk: $(SCOPE_SRC)/rows $(SCRIPTS)/rows2mk
+$(B)/scope-capture/rows.mk: $(SCOPE_SRC)/rows $(SCRIPTS)/rows2mk $(SCOPE_SRC)/lab.mk
 	@mkdir -p $(@D)
 	$(Q)$(SCRIPTS)/rows2mk scope-capture $< > $@
 -include $(B)/scope-capture/rows.mk

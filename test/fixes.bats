@@ -5,8 +5,7 @@ load helpers
 
 setup_file() {
 	load helpers
-	lab_output fixes fixes
-	lab_output fixes-evidence fixes EVIDENCE=1
+	lab_outputs fixes fixes
 }
 
 F() { out_file fixes; }

@@ -14,6 +14,9 @@ lab_output() {
 	make -s -C "$TOP" --no-print-directory "$@" > "$BATS_FILE_TMPDIR/$name.out"
 }
 out_file() { echo "$BATS_FILE_TMPDIR/$1.out"; }
+# lab_outputs NAME TARGET: the lab's plain run (NAME) and its run with the
+# evidence under each row (NAME-evidence).
+lab_outputs() { lab_output "$1" "$2"; lab_output "$1-evidence" "$2" EVIDENCE=1; }
 
 # row FILE ID: the lines of one row, header included.
 row() { awk -v id="$2" '/^== / { on = ($2 == id ":") } on' "$1"; }

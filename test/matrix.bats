@@ -5,8 +5,7 @@ load helpers
 
 setup_file() {
 	load helpers
-	lab_output matrix matrix
-	lab_output matrix-evidence matrix EVIDENCE=1
+	lab_outputs matrix matrix
 }
 
 M() { out_file matrix; }

@@ -6,8 +6,7 @@ load helpers
 
 setup_file() {
 	load helpers
-	lab_output scope scope-capture
-	lab_output scope-evidence scope-capture EVIDENCE=1
+	lab_outputs scope scope-capture
 }
 
 S() { out_file scope; }
