@@ -36,3 +36,21 @@ fact() { "$TOP/scripts/verdict" --facts < "$1" | awk -v id="$2" -v k="$3=" '$1 =
 golden_diff() {
 	diff -u "$2" <("$TOP/scripts/normalise" < "$1")
 }
+
+# The row tables, read through the same reader as make (scripts/rows2mk), so
+# a test never names a row or a count that a table states.
+# table_file LAB: the lab's table (the rxe lab lives in rxe-variant/).
+table_file() { if [ "$1" = rxe ]; then echo "$TOP/rxe-variant/rows"; else echo "$TOP/$1/rows"; fi; }
+# table_rows LAB: the row ids, in table order.
+table_rows() { "$TOP/scripts/rows2mk" "$1" "$(table_file "$1")" | sed -n "s/^$1\\.rows := *//p"; }
+# table_cell LAB ROW COLUMN: one cell ("-" cells read as empty).
+table_cell() {
+	"$TOP/scripts/rows2mk" "$1" "$(table_file "$1")" |
+		awk -v k="$1.$2.$3 := " 'index($0, k) == 1 { print substr($0, length(k) + 1); found = 1 } END { exit !found }'
+}
+# expect_verdict LAB ROW / expect_consumers LAB ROW: the two words of an
+# expect cell ("<verdict> [<who>:<n>,...]").
+expect_verdict()   { table_cell "$1" "$2" expect | awk '{ print $1 }'; }
+expect_consumers() { table_cell "$1" "$2" expect | awk '{ print $2 }'; }
+# rows_expecting LAB VERDICT: the ids whose expect cell names that verdict.
+rows_expecting() { local r; for r in $(table_rows "$1"); do [ "$(expect_verdict "$1" "$r")" = "$2" ] && echo "$r"; done; true; }
