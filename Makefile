@@ -10,8 +10,31 @@ SHELL := /bin/bash
 # cannot see a command-line -j while it reads this file). Only the top-level
 # make sets it: a sub-make shares its parent's jobserver.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+ifeq ($(shell printf '%s' '$(JOBS)' | grep -xE '[1-9][0-9]*'),)
+$(error JOBS='$(JOBS)': give a whole number of parallel jobs, 1 or more)
+endif
 ifeq ($(MAKELEVEL),0)
 MAKEFLAGS += -j$(JOBS)
+endif
+
+# The build directory: everything the suite writes goes below it. Refused,
+# before anything runs: empty, with white space (make cannot quote a path
+# in a rule), "/", $HOME, the source tree or a directory holding it. A
+# source tree whose path has white space is refused for the same reason.
+B ?= build
+comma := ,
+ifneq ($(words $(CURDIR)),1)
+$(error the source tree's path has white space ('$(CURDIR)'); make cannot quote it: move the tree)
+endif
+ifeq ($(strip $(B)),)
+$(error B is empty: name a build directory, e.g. B=build)
+endif
+ifneq ($(words $(B)),1)
+$(error B='$(B)' has white space; make cannot quote it: choose another build directory)
+endif
+B_ABS := $(abspath $(B))
+ifneq ($(filter $(B_ABS) $(B_ABS)/%,$(CURDIR)/ $(abspath $(HOME))/ / $(CURDIR)),)
+$(error B='$(B)' is the source tree, $$HOME, / or a directory above the source tree: choose a directory of its own, e.g. B=build)
 endif
 
 CC ?= gcc
@@ -24,10 +47,27 @@ ifeq ($(origin LD),default)
 LD := bfd
 endif
 override LD := $(patsubst ld.%,%,$(patsubst ld,bfd,$(LD)))
-B ?= build
 SCRIPTS := scripts
 V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
+# Goals that build nothing need no compiler; every other one checks CC and
+# LD once, here, so a bad CC= is one line before any job starts.
+NO_CC_GOALS := help clean deps labs
+ifneq ($(filter-out $(NO_CC_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
+ifneq ($(shell $(SCRIPTS)/toolchain --check '$(CC)' '$(LD)' 2>&1 >/dev/null),)
+$(error $(shell $(SCRIPTS)/toolchain --check '$(CC)' '$(LD)' 2>&1))
+endif
+endif
+
+# Compiles (-c) go through ccache when it is installed (make test installs
+# it): the toolchain check compiles the same sources under gcc+bfd, gcc+gold
+# and gcc+lld, and only the links differ. The cache lives in the build
+# directory of the make that started it, shared by the sub-makes.
+ifeq ($(origin CCACHE),undefined)
+CCACHE := $(shell command -v ccache 2>/dev/null)
+endif
+export CCACHE_DIR ?= $(B_ABS)/ccache
+COMPILE = $(CCACHE) $(CC)
 
 # Every flag a row depends on is passed explicitly, so verdicts do not depend
 # on what a distribution's driver adds (Debian gcc: -pie --as-needed; Ubuntu
@@ -46,72 +86,121 @@ LINK_NOW := -Wl,-z,now
 # dependencies' dependencies too, so the environment cannot swap a copy in.
 RPATH_ORIGIN := -Wl,--disable-new-dtags,-rpath,'$$ORIGIN'
 
+LABS :=
 HELP_LINES :=
 TEST_PREREQS :=
 FIXED_ROWS :=
 EVIDENCE_TARGETS :=
-TOOLCHAIN_LABS :=
-DEPS_PACKAGES := gcc binutils make bats bats-assert bats-support clang lld
+DEPS_PACKAGES := gcc binutils make bats bats-assert bats-support clang lld ccache
 
 # shq: quote a make value for a single-quoted shell word.
 shq = '$(subst ','\'',$1)'
-# run_rows LAB,ROWS[,EVIDENCE]: a header line per row, then the lab's
-# $(LAB.run) for it (and $(LAB.evidence) when asked), all derived into
-# verdicts by the one shared script.
-run_rows = { $(foreach r,$2,printf '%s\n' $(call shq,== $r: $($1.$r.what)); $(call $1.run,$r) || echo "[run failed: exit $$?]";$(if $3, $(call $1.evidence,$r);)) } | $(SCRIPTS)/verdict
-# check_name KIND,GIVEN,KNOWN: one-line error and failure for an unknown name.
-check_name = $(if $(filter-out $3,$2),@echo "unknown $1 '$(firstword $(filter-out $3,$2))' (known: $3)" >&2; exit 2)
+us := $(shell printf '\037')
+# read_table LAB,TABLE: the table's rows as make variables LAB.rows and
+# LAB.<row>.<key> (scripts/rows2mk), read at parse time, so nothing is
+# written (make -n writes nothing); a table it cannot read stops make.
+read_table = $(foreach a,$(shell $(SCRIPTS)/rows2mk --words $1 $2),$(eval $(subst $(us), ,$a)))$(if $(filter 0,$(.SHELLSTATUS)),,$(error $2: the table cannot be read (see the line above)))
+# run_rows LAB,ROWS[,EVIDENCE[,PREFIX]]: a header line per row
+# ("== PREFIX<row>: what"), then the lab's $(LAB.run) for it (and
+# $(LAB.evidence) when asked), all derived into verdicts by the one shared
+# script. A runner's exit 77 means "cannot run here": the row says why.
+run_rows = { $(foreach r,$2,printf '%s\n' $(call shq,== $4$r: $($1.$r.what)); \
+	$(call $1.run,$r) || { rc=$$?; [ $$rc = 77 ] && echo "[skipped: cannot run here]" || echo "[run failed: exit $$rc]"; };$(if $3, $(call $1.evidence,$r);)) } | $(SCRIPTS)/verdict
+# refuse KIND,GIVEN,KNOWN: stop make with one line for an unknown name,
+# while it reads the Makefiles, before any job starts.
+refuse = $(if $(filter-out $3,$2),$(error unknown $1 '$(firstword $(filter-out $3,$2))' (known: $3)))
 
-# lab_entry LAB,VAR,KIND: the entry points of a lab whose rows are built at
-# $(B)/LAB/<row>/app: `make LAB [VAR=<id>] [EVIDENCE=1]` (an unknown id is
-# one line: unknown KIND 'X' (known: ...)), `make evidence-LAB`, and its place
-# in make test, make evidence and the toolchain check.
+# lab_entry LAB,ALIAS,PREREQ[,RUNNER]: the entry points of a lab whose
+# table was read by read_table: `make LAB [ROW=<id>] [EVIDENCE=1]` (ALIAS is
+# the lab's older name for ROW), `make evidence-LAB`, and its place in make
+# check, make bless, make test and the toolchain check. PREREQ is what a row
+# needs built, with % for the row id; RUNNER (default run_rows) runs rows.
 define lab_entry
-$1.selected = $$(or $$($2),$$($1.rows))
-$1.apps = $$(foreach r,$$($1.rows),$$(B)/$1/$$r/app)
-$1: $$(if $$(filter-out $$($1.rows),$$($2)),,toolchain-check $$(foreach r,$$($1.selected),$$(B)/$1/$$r/app))
-	$$(call check_name,$3,$$($2),$$($1.rows))
+$1.selected = $$(or $$(ROW),$$($2),$$($1.rows))
+$1.prereq = $$(foreach r,$$1,$$(subst %,$$r,$3))
+$$(if $$(filter $1 evidence-$1,$$(MAKECMDGOALS)),$$(call refuse,row,$$($1.selected),$$($1.rows)))
+$1: $$(call $1.prereq,$$($1.selected))
 	$$(Q)$$(SCRIPTS)/toolchain $$(CC) $$(LD)
-	$$(Q)$$(call run_rows,$1,$$($1.selected),$$(EVIDENCE))
+	$$(Q)$$(call $(or $4,run_rows),$1,$$($1.selected),$$(EVIDENCE))
 # The same run with the facts under each row; EVIDENCE reaches $1's recipe.
 evidence-$1: EVIDENCE := 1
 evidence-$1: $1
 .PHONY: $1 evidence-$1
+LABS += $1
 EVIDENCE_TARGETS += evidence-$1
-TOOLCHAIN_LABS += $1
-$1.check := $1 EVIDENCE=1
-TEST_PREREQS += $$($1.apps)
+TEST_PREREQS += $$(call $1.prereq,$$($1.rows))
 endef
 
-toolchain-check:
-	$(Q)$(SCRIPTS)/toolchain --check $(CC) $(LD)
-toolchain-report: toolchain-check
+toolchain-report:
 	$(Q)$(SCRIPTS)/toolchain $(CC) $(LD)
-.PHONY: toolchain-check toolchain-report
+.PHONY: toolchain-report
 
-include $(sort $(wildcard */lab.mk tools/*/lab.mk))
+# matrix/lab.mk first: it defines the scenario fixes/ builds on.
+include matrix/lab.mk $(filter-out matrix/lab.mk,$(sort $(wildcard */lab.mk))) $(wildcard tools/*/lab.mk)
 
 evidence: $(EVIDENCE_TARGETS)
 
-# Toolchain regression mode: every lab in TOOLCHAIN_LABS (each with its
-# $(LAB.check) target and arguments) built and run under each toolchain, in
-# parallel under one jobserver, into $(B)/toolchains/<cc+ld>/.
-# Listed so that the first two jobs use different compilers: the later
-# toolchains then find their compiles done (scripts/cc-cache).
+# make check [LAB=<lab>]: every row of every lab (or of one) run, its facts
+# derived by scripts/verdict and compared with its table's expect cell by
+# scripts/check. make fixed: the same check over the fix ladder and every
+# lab's FIXED_ROWS. Row ids repeat across labs: a row is <lab>:<row> here.
+lab_of = $(word 1,$(subst :, ,$1))
+row_of = $(word 2,$(subst :, ,$1))
+expect_line = printf '%s\t%s\t%s\n' $(call shq,$1) $(call shq,$($(call lab_of,$1).$(call row_of,$1).expect)) $(call shq,$($(call lab_of,$1).$(call row_of,$1).what));
+# check_rows OUT,ENTRIES: run the lab:row entries (each known to its lab,
+# or one line and exit 2), keep the run in OUT, then compare.
+define check_rows
+	$(Q)$(SCRIPTS)/toolchain $(CC) $(LD)
+	@mkdir -p $(dir $1)
+	$(Q){ $(foreach e,$2,$(call run_rows,$(call lab_of,$e),$(call row_of,$e),,$(call lab_of,$e):);) } | tee $1
+	$(Q){ $(foreach e,$2,$(call expect_line,$e)) } > $1.expect
+	$(Q)echo; $(SCRIPTS)/verdict --facts < $1 | $(SCRIPTS)/check $1.expect $1
+endef
+check_entries = $(foreach l,$1,$(addprefix $l:,$($l.rows)))
+entries_prereqs = $(foreach e,$1,$(call $(call lab_of,$e).prereq,$(call row_of,$e)))
+CHECK_ENTRIES = $(call check_entries,$(or $(LAB),$(LABS)))
+FIXED_ENTRIES = $(call check_entries,fixes) $(FIXED_ROWS)
+$(call refuse,lab,$(LAB),$(LABS))
+$(if $(filter fixed,$(MAKECMDGOALS)),$(call refuse,lab in FIXED_ROWS,$(foreach e,$(FIXED_ROWS),$(call lab_of,$e)),$(LABS)) \
+	$(foreach e,$(FIXED_ROWS),$(call refuse,row of $(call lab_of,$e),$(call row_of,$e),$($(call lab_of,$e).rows))))
+check: $(call entries_prereqs,$(CHECK_ENTRIES))
+	$(call check_rows,$(B)/check/check.out,$(CHECK_ENTRIES))
+fixed: $(call entries_prereqs,$(FIXED_ENTRIES))
+	$(call check_rows,$(B)/check/fixed.out,$(FIXED_ENTRIES))
+
+# make bless [LAB=<lab>]: rerun each lab, show how its golden would change,
+# and write it, unless a row's derived verdict contradicts its expect cell.
+# A lab's goldens: expected/<name>.txt for each <name>:<make args> in
+# $(LAB.goldens) (default: expected/<lab>.txt from `make <lab>`).
+golden_specs = $(or $($1.goldens),$1:)
+bless: $(call entries_prereqs,$(CHECK_ENTRIES))
+	@mkdir -p $(B)/bless
+	$(Q)$(foreach l,$(or $(LAB),$(LABS)),{ $(foreach e,$(call check_entries,$l),$(call expect_line,$e)) } > $(B)/bless/$l.expect && \
+	  $(foreach g,$(call golden_specs,$l),$(MAKE) -s --no-print-directory $l $(subst $(us), ,$(word 2,$(subst :, ,$g))) > $(B)/bless/$(word 1,$(subst :, ,$g)).out && \
+	  $(SCRIPTS)/bless $l expected/$(word 1,$(subst :, ,$g)).txt $(B)/bless/$(word 1,$(subst :, ,$g)).out $(B)/bless/$l.expect &&) true &&) true
+.PHONY: check fixed bless
+
+# Toolchain regression mode: every lab built and run under each toolchain, in
+# parallel under one jobserver, into $(B)/toolchains/<cc+ld>/, each compared
+# with the expect cells. Listed so that the first two jobs use different
+# compilers: the later toolchains then find their compiles in ccache.
 TOOLCHAINS ?= gcc:bfd clang:lld gcc:gold clang:bfd gcc:lld
 tc_targets = $(foreach t,$1,tc-facts/$(subst :,+,$t))
-tc_specs = $(foreach l,$(TOOLCHAIN_LABS),$l='$($l.check)')
 # The toolchain this make was started with builds where the labs always do,
 # $(B), so the check shares its work with `make matrix` and `make test`.
 tc_build = $(if $(filter $(CC)+$(LD),$1),$(B),$(B)/toolchains/$1/build)
+$(B)/toolchains/expect.tsv: $(MAKEFILE_LIST) $(foreach l,$(LABS),$(wildcard $l/rows))
+	@mkdir -p $(@D)
+	$(Q){ $(foreach e,$(call check_entries,$(LABS)),$(call expect_line,$e)) } > $@
 tc-facts/%: FORCE
-	+$(Q)$(SCRIPTS)/toolchain-facts $(subst +,:,$*) $(B)/toolchains/$* $(call tc_build,$*) $(tc_specs)
+	+$(Q)$(SCRIPTS)/toolchain-facts $(subst +,:,$*) $(B)/toolchains/$* $(call tc_build,$*) $(foreach l,$(or $(LAB),$(LABS)),$l='$(or $($l.check),$l EVIDENCE=1)')
 
-check-toolchains: $(call tc_targets,$(TOOLCHAINS))
-	$(Q)$(SCRIPTS)/toolchain-table $(B)/toolchains $(TOOLCHAINS)
+check-toolchains: $(call tc_targets,$(TOOLCHAINS)) $(B)/toolchains/expect.tsv
+	$(Q)$(SCRIPTS)/toolchain-table $(B)/toolchains/expect.tsv $(B)/toolchains $(TOOLCHAINS)
 
 # make baseline OUT=file: record this toolchain's facts (TOOLCHAINS= for more);
 # make compare BASELINE=file: rerun the toolchains the file names, print changes.
+# LAB=<lab> limits either to one lab.
 baseline: $(call tc_targets,$(if $(filter command line,$(origin TOOLCHAINS)),$(TOOLCHAINS),$(CC):$(LD)))
 	$(if $(OUT),,@echo "make baseline needs OUT=<file>" >&2; exit 2)
 	$(Q)$(SCRIPTS)/baseline $(B)/toolchains $(if $(filter command line,$(origin TOOLCHAINS)),$(TOOLCHAINS),$(CC):$(LD)) > $(OUT)
@@ -129,27 +218,38 @@ deps:
 	$(Q)$(SCRIPTS)/deps $(sort $(DEPS_PACKAGES))
 
 # make test: install what is missing, build everything the tests use in
-# parallel, then run every bats file and close with one counted line.
+# parallel, then run every bats file and close with one counted line. The
+# tests' own make calls find the build directory in B (exported, absolute).
 test: deps
 	+$(Q)$(MAKE) --no-print-directory $(TEST_PREREQS)
-	$(Q)$(SCRIPTS)/run-bats test
+	$(Q)B=$(B_ABS) $(SCRIPTS)/run-bats test
 
 bench:
 	$(Q)$(SCRIPTS)/bench
 
+# Only what the suite made: each lab's directory and the shared caches, then
+# the build directory itself if nothing else is in it.
 clean:
-	rm -rf $(B)
+	rm -rf $(addprefix $(B)/,$(LABS) $(CLEAN_DIRS) toolchains check bless ccache)
+	@rmdir $(B) 2>/dev/null || true
 
 help:
 	@echo "split-state-lab: two live copies of one library's state in one process"
-	@echo "  make evidence     every lab's rows with the facts that explain them"
 	@printf '%s\n' $(HELP_LINES)
+	@echo "  make evidence     every lab's rows with the facts that explain them"
+	@echo "  make check [LAB=<lab>]  every row's derived verdict and counts against its table's expect cell"
+	@echo "  make bless [LAB=<lab>]  rerun, show the golden's diff, rewrite expected/<lab>.txt (refused if a row breaks its expect cell)"
 	@echo "  make test         install missing Debian packages, run all bats tests"
 	@echo "  make check-toolchains   every lab under each toolchain (TOOLCHAINS=\"gcc:bfd clang:lld ...\")"
 	@echo "  make baseline OUT=f     record this toolchain's verdicts and evidence facts"
 	@echo "  make compare BASELINE=f rerun and print only what changed (exit 1 if anything)"
 	@echo "  make bench        time a clean build + run of the matrix, and of check-toolchains"
-	@echo "  make clean        remove $(B)/"
+	@echo "  make clean        remove what the suite built in $(B)/"
+	@echo "  every lab: ROW=<id> one row, EVIDENCE=1 the facts under each row, make evidence-<lab>"
 	@echo "  variables: CC=gcc|clang  LD=bfd|gold|lld  V=1 (show commands)  B=<build dir>  JOBS=<n> (default: all cores)"
 
-.PHONY: evidence deps test bench clean help
+# make labs: the labs, one a line (the tests iterate over them).
+labs:
+	@printf '%s\n' $(LABS)
+
+.PHONY: evidence deps test bench clean help labs

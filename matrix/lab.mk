@@ -1,84 +1,93 @@
 # matrix/: the split-state trigger isolated. Rows live in matrix/rows; the
 # rules below are generated per row, and the fixes lab reuses them (same
-# scenario, its own table) through $(call verbs_scenario,LAB,TABLE).
-# fixes/lab.mk sorts before this file and includes it first: parse it once.
-ifndef verbs_scenario
+# scenario, its own table) through $(call verbs_scenario,LAB,TABLE). The top
+# Makefile reads this file before every other lab for that reason.
 VERBS_SRC := matrix
 VERBS_HDR := $(VERBS_SRC)/verbs.h
-
-# How the executable's half is compiled and linked, by the table's "exe" column.
-verbs_exe_cflags  = $(if $(filter static-nopie,$1),$(EXE_NOPIE_CFLAGS),$(EXE_PIE_CFLAGS))
-verbs_exe_ldflags = $(if $(filter static-nopie,$1),$(EXE_NOPIE_LDFLAGS),$(EXE_PIE_LDFLAGS))
-verbs_archive     = $(if $(filter none,$1),,$2)
-# static-only (fixes lab): no shared library on the executable's link line.
-verbs_exe_dsos    = $(if $(filter static-only,$1),,-L$2 -lcollective -lverbs_shared)
 NM      ?= nm
 OBJCOPY ?= objcopy
 
-# Optional columns (the matrix table has none of them):
-#   exe-pre  files of the row's directory linked into the executable, before
-#            the archive (the lab that names them provides their rules)
-#   rename   a prefix: the archive's globals and app.o's references to them
-#            are renamed with objcopy --redefine-syms from one generated map
-verbs_row_deps = $(foreach r,$($1.rows),$(eval $(call verbs_row_dep_rules,$1,$r)))
-define verbs_row_dep_rules
-$(if $($1.$2.exe-pre),$(B)/$1/$2/app: $(addprefix $(B)/$1/$2/,$($1.$2.exe-pre)))
-$(if $($1.$2.rename),$(B)/$1/$2/app: $(B)/$1/$2/app.o)
-$(if $($1.$2.rename),$(B)/$1/$2/libverbs_static.a: $(B)/$1/$2/rename.map)
-endef
+# The table's keys, as flags (see matrix/rows). $1 is the lab, $2 the row.
+verbs_pie       = $(if $(filter static-nopie,$($1.$2.exe)),$(EXE_NOPIE_CFLAGS),$(EXE_PIE_CFLAGS))
+verbs_pie_link  = $(if $(filter static-nopie,$($1.$2.exe)),$(EXE_NOPIE_LDFLAGS),$(EXE_PIE_LDFLAGS))
+verbs_so_table  = $(if $(filter both so,$($1.$2.table)),-DVX_TABLE_GLOBAL)
+verbs_exe_table = $(if $(filter exe both,$($1.$2.table)),-DVX_TABLE_GLOBAL)$(if $(filter so,$($1.$2.table)),-DVX_TABLE_EXTERN)
+verbs_vis       = $(if $1,-DVX_API_VISIBILITY=$1)
+# Compile flags of the .so's objects (copy SHARED) and of the executable's
+# own copy and the objects linked with it (copy STATIC).
+verbs_so_cflags  = $(BASE_CFLAGS) $(PIC_CFLAGS) -I$(VERBS_SRC) $(call verbs_vis,$($1.$2.vis)) $(call verbs_so_table,$1,$2) $($1.$2.so-cflags)
+verbs_exe_cflags = $(BASE_CFLAGS) $(call verbs_pie,$1,$2) -I$(VERBS_SRC) $(call verbs_vis,$($1.$2.exe-vis)) $(call verbs_exe_table,$1,$2)
+# What the executable links besides app.o, in link-line order: objects the
+# row adds (ctor=exe: the provider; host=plugin: the plugin host), the
+# statically linked collective (exe=static-only), the archive copy, the DSOs.
+# The archive stands before the .so, so app.o's own call pulls its member in.
+verbs_exe_objs = $(if $(filter exe,$($1.$2.ctor)),provider_static.o) $(if $($1.$2.host),host_boot.o libhost.a) \
+	$(if $(filter static-only,$($1.$2.exe)),libcollective.a) $(if $(filter none,$($1.$2.exe)),,libverbs_static.a)
+verbs_exe_dsos = $(if $(filter static-only,$($1.$2.exe)),,libcollective.so libverbs_shared.so)
+# host=plugin: the host keeps its callback in .dynsym for the plugin, needs libdl.
+verbs_host_ldflags = $(if $($1.$2.host),-Wl$(comma)--export-dynamic-symbol=host_api_version -ldl)
 
 # verbs_scenario LAB,TABLE: one directory per row under $(B)/LAB/<row>/ with
-# libverbs_shared.so (copy SHARED + the constructor), libverbs_static.a
-# (copy STATIC), libcollective.so and app. Every object is built with its
-# row's flags; everything depends on the table, so editing a row rebuilds it.
+# libverbs_shared.so (copy SHARED, and the constructor unless ctor=exe),
+# libverbs_static.a (copy STATIC), libcollective.so and app. Objects are
+# compiled (-c, so ccache can keep them) with their row's flags, then linked
+# with the row's link flags; everything depends on the table.
 define verbs_scenario
-# The rules below are inputs too: a changed recipe rebuilds every row.
-$(B)/$1/rows.mk: $2 $(SCRIPTS)/rows2mk $(VERBS_SRC)/lab.mk $(wildcard $(dir $2)lab.mk)
+$(B)/$1/%/so/verbs_copy.o: $(VERBS_SRC)/verbs_copy.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
 	@mkdir -p $$(@D)
-	$$(Q)$(SCRIPTS)/rows2mk $1 $2 > $$@
--include $(B)/$1/rows.mk
-$$(call verbs_row_deps,$1)
-
-$(B)/$1/%/libverbs_shared.so: $(VERBS_SRC)/verbs_copy.c $(VERBS_SRC)/provider_ctor.c $(VERBS_HDR) $(B)/$1/rows.mk
+	$$(Q)$$(COMPILE) $$(call verbs_so_cflags,$1,$$*) -DVX_COPY=SHARED -c $$< -o $$@
+$(B)/$1/%/so/provider_ctor.o: $(VERBS_SRC)/provider_ctor.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
 	@mkdir -p $$(@D)
-	$$(Q)$$(CC) $$(LDFLAG_FUSE) $$(BASE_CFLAGS) $$(PIC_CFLAGS) -I$(VERBS_SRC) -DVX_COPY=SHARED $$($1.$$*.so-cflags) \
-		-shared -Wl,-soname,libverbs_shared.so $$(LINK_NOW) $$($1.$$*.so-ldflags) -o $$@ $$(filter %.c,$$^)
-
-$(B)/$1/%/libcollective.so: $(VERBS_SRC)/collective.c $(VERBS_HDR) $(B)/$1/%/libverbs_shared.so
-	$$(Q)$$(CC) $$(LDFLAG_FUSE) $$(BASE_CFLAGS) $$(PIC_CFLAGS) -I$(VERBS_SRC) -shared -Wl,-soname,libcollective.so \
-		-o $$@ $$< -L$$(@D) -Wl,$$($1.$$*.needed) -lverbs_shared -Wl,--no-as-needed $$(RPATH_ORIGIN) $$(LINK_NOW)
-
-$(B)/$1/%/verbs_static.o: $(VERBS_SRC)/verbs_copy.c $(VERBS_HDR) $(B)/$1/rows.mk
+	$$(Q)$$(COMPILE) $$(call verbs_so_cflags,$1,$$*) -DVX_COPY=SHARED -c $$< -o $$@
+$(B)/$1/%/collective.o: $(VERBS_SRC)/collective.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
 	@mkdir -p $$(@D)
-	$$(Q)$$(CC) $$(BASE_CFLAGS) $$(call verbs_exe_cflags,$$($1.$$*.exe)) -I$(VERBS_SRC) -DVX_COPY=STATIC $$($1.$$*.exe-cflags) -c $$< -o $$@
+	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(PIC_CFLAGS) -I$(VERBS_SRC) -c $$< -o $$@
+$(B)/$1/%/verbs_static.o: $(VERBS_SRC)/verbs_copy.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
+	@mkdir -p $$(@D)
+	$$(Q)$$(COMPILE) $$(call verbs_exe_cflags,$1,$$*) -DVX_COPY=STATIC -c $$< -o $$@
+$(B)/$1/%/provider_static.o: $(VERBS_SRC)/provider_ctor.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
+	@mkdir -p $$(@D)
+	$$(Q)$$(COMPILE) $$(call verbs_exe_cflags,$1,$$*) -DVX_COPY=STATIC -c $$< -o $$@
+# rename=<prefix>: app.o's calls get the archive copy's new names from the
+# same map, or they would miss the renamed member and bind to the .so.
+$(B)/$1/%/app.o: $(VERBS_SRC)/app.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
+	@mkdir -p $$(@D)
+	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(call verbs_pie,$1,$$*) -I$(VERBS_SRC) -c $$< -o $$@ \
+		$$(if $$($1.$$*.rename),&& $$(OBJCOPY) --redefine-syms=$$(@D)/rename.map $$@)
 
-$(B)/$1/%/libverbs_static.a: $(B)/$1/%/verbs_static.o
-	$$(Q)rm -f $$@ && $$(AR) rcs $$@ $$<$$(if $$($1.$$*.rename), && $$(OBJCOPY) --redefine-syms=$$(@D)/rename.map $$@)
-
-# The map: every global the copy defines, and its new name.
+# The map (rename= rows): every global the copy defines, and its new name.
 $(B)/$1/%/rename.map: $(B)/$1/%/verbs_static.o
 	$$(Q)$$(NM) -g --defined-only $$< | awk -v p=$$(call shq,$$($1.$$*.rename)) '{ print $$$$3, p $$$$3 }' > $$@
+$(B)/$1/%/libverbs_static.a: $(B)/$1/%/verbs_static.o
+	$$(Q)rm -f $$@ && $$(AR) rcs $$@ $$< $$(if $$($1.$$*.rename),&& $$(OBJCOPY) --redefine-syms=$$(@D)/rename.map $$@)
 
-# The renamed copy's caller: without the same map, app's call would miss the
-# renamed member and the archive would drop out of the link altogether.
-$(B)/$1/%/app.o: $(VERBS_SRC)/app.c $(VERBS_HDR) $(B)/$1/%/rename.map
-	$$(Q)$$(CC) $$(BASE_CFLAGS) $$(call verbs_exe_cflags,$$($1.$$*.exe)) -I$(VERBS_SRC) -c $$< -o $$@ && $$(OBJCOPY) --redefine-syms=$$(@D)/rename.map $$@
+$(B)/$1/%/libverbs_shared.so: $(B)/$1/%/so/verbs_copy.o $(B)/$1/%/so/provider_ctor.o
+	$$(Q)$$(CC) $$(LDFLAG_FUSE) -shared -Wl,-soname,libverbs_shared.so -o $$@ $$< \
+		$$(if $$(filter exe,$$($1.$$*.ctor)),,$$(@D)/so/provider_ctor.o) \
+		$$(if $$($1.$$*.so-map),-Wl$$(comma)--version-script=$$($1.$$*.so-map)) $$($1.$$*.so-ldflags) $$(LINK_NOW)
+$(B)/$1/%/libcollective.so: $(B)/$1/%/collective.o $(B)/$1/%/libverbs_shared.so
+	$$(Q)$$(CC) $$(LDFLAG_FUSE) -shared -Wl,-soname,libcollective.so -o $$@ $$< \
+		-L$$(@D) -Wl,$$($1.$$*.needed) -lverbs_shared -Wl,--no-as-needed $$(RPATH_ORIGIN) $$(LINK_NOW)
+$(B)/$1/%/app: $(B)/$1/%/app.o $(B)/$1/%/libverbs_static.a $(B)/$1/%/libcollective.so $(B)/$1/%/libverbs_shared.so
+	$$(Q)$$(CC) $$(LDFLAG_FUSE) $$(call verbs_pie_link,$1,$$*) -o $$@ $$< $$(addprefix $$(@D)/,$$(call verbs_exe_objs,$1,$$*)) \
+		-L$$(@D) -Wl,$$($1.$$*.needed) $$(addprefix -l:,$$(call verbs_exe_dsos,$1,$$*)) -Wl,--no-as-needed \
+		$$($1.$$*.exe-ldflags) $$(call verbs_host_ldflags,$1,$$*) $$(RPATH_ORIGIN) $$(LINK_NOW)
 
-# The archive stands before the .so on the link line, and app.c's own call
-# pulls its member in: that is what puts copy STATIC into the executable.
-$(B)/$1/%/app: $(VERBS_SRC)/app.c $(VERBS_HDR) $(B)/$1/%/libverbs_static.a $(B)/$1/%/libcollective.so $(B)/$1/%/libverbs_shared.so
-	$$(Q)$$(CC) $$(LDFLAG_FUSE) $$(BASE_CFLAGS) $$(call verbs_exe_cflags,$$($1.$$*.exe)) $$(call verbs_exe_ldflags,$$($1.$$*.exe)) \
-		-I$(VERBS_SRC) -o $$@ $$(if $$($1.$$*.rename),$$(@D)/app.o,$$<) $$(addprefix $$(@D)/,$$($1.$$*.exe-pre)) \
-		-Wl,$$($1.$$*.needed) $$(call verbs_archive,$$($1.$$*.exe),$$(@D)/libverbs_static.a) \
-		$$(call verbs_exe_dsos,$$($1.$$*.exe),$$(@D)) -Wl,--no-as-needed $$($1.$$*.exe-ldflags) $$(RPATH_ORIGIN) $$(LINK_NOW)
-
-$1.run = env -u LD_LIBRARY_PATH -u LD_PRELOAD $(B)/$1/$$1/app
-$1.evidence = $(SCRIPTS)/evidence vx_ $(B)/$1/$$1/app $(B)/$1/$$1/libverbs_shared.so $(B)/$1/$$1/libcollective.so
+$1.run-app = env -u LD_LIBRARY_PATH -u LD_PRELOAD $(B)/$1/$$1/app
+$1.evidence-vx = $(SCRIPTS)/evidence vx_ $(B)/$1/$$1/app $(B)/$1/$$1/libverbs_shared.so $(B)/$1/$$1/libcollective.so
 endef
-$(eval $(call verbs_scenario,matrix,matrix/rows))
+# Files a row's set cell names (so-map=, the objects of ctor=exe, host=,
+# exe=static-only, the map of rename=) are prerequisites of that row.
+verbs_row_files = $(foreach r,$($1.rows),$(eval $(B)/$1/$r/libverbs_shared.so: $($1.$r.so-map)) \
+	$(eval $(B)/$1/$r/app: $(addprefix $(B)/$1/$r/,$(call verbs_exe_objs,$1,$r))) \
+	$(if $($1.$r.rename),$(eval $(B)/$1/$r/app.o $(B)/$1/$r/libverbs_static.a: $(B)/$1/$r/rename.map)))
 
-# make matrix [CONFIG=<id>] [EVIDENCE=1], make evidence-matrix
-CONFIG ?=
-$(eval $(call lab_entry,matrix,CONFIG,config))
-HELP_LINES += "  make matrix       the trigger isolated: rows A .. D2-copyreloc-symbolic (CONFIG=<id> for one, EVIDENCE=1 for the facts)"
-endif
+$(call read_table,matrix,matrix/rows)
+$(eval $(call verbs_scenario,matrix,matrix/rows))
+$(call verbs_row_files,matrix)
+
+matrix.run = $(call matrix.run-app,$1)
+matrix.evidence = $(call matrix.evidence-vx,$1)
+# make matrix [ROW=<id>] [EVIDENCE=1], make evidence-matrix
+$(eval $(call lab_entry,matrix,CONFIG,$(B)/matrix/%/app))
+HELP_LINES += "  make matrix       the trigger isolated: rows A .. without-static (ROW=<id> for one, EVIDENCE=1 for the facts)"

@@ -10,7 +10,7 @@ $(RXE_B)/sysfs/.done: $(RXE_SRC)/make-sysfs.sh
 	$(Q)sh $< $(@D) && touch $@
 
 # The NCCL-like consumer needs nothing but libdl: it finds copy B at run time.
-$(RXE_B)/%/libnccl-like.so: $(RXE_SRC)/nccl_like.c $(RXE_COMMON_SRC) $(RXE_B)/rows.mk
+$(RXE_B)/%/libnccl-like.so: $(RXE_SRC)/nccl_like.c $(RXE_COMMON_SRC) $(RXE_SRC)/rows
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(RXE_CFLAGS) $(PIC_CFLAGS) -shared $(LDFLAG_FUSE) -o $@ $(RXE_SRC)/nccl_like.c $(RXE_SRC)/exercise.c -ldl $(LINK_NOW)
 
@@ -57,7 +57,7 @@ RXE_HIDDEN   = -Wl,--no-export-dynamic
 RXE_EXPORTED = -Wl,--export-dynamic
 
 RXE_APP_DEPS = $(RXE_SRC)/main.c $(RXE_SRC)/got_probe.c $(RXE_SRC)/got_probe.h \
-	$(RXE_SRC)/inhouse.c $(RXE_COMMON_SRC) $(RXE_SRC)/build.mk $(RXE_B)/rows.mk
+	$(RXE_SRC)/inhouse.c $(RXE_COMMON_SRC) $(RXE_SRC)/build.mk $(RXE_SRC)/rows
 
 define rxe_row_rules
 ifeq ($2,bundle)
@@ -86,7 +86,7 @@ $(RXE_B)/$1/rxe-lab: $(RXE_B)/$1/libnccl-like.so $(RXE_APP_DEPS)
 	$(Q)$$(call rxe_app_static,$$(RXE_EXPORTED))
 endif
 endef
-$(foreach r,$(RXE_TABLE),$(eval $(call rxe_row_rules,$(firstword $(subst :, ,$r)),$(call rxe_kind,$(firstword $(subst :, ,$r))))))
+$(foreach r,$(RXE_ROWS),$(eval $(call rxe_row_rules,$r,$(rxe.$r.kind))))
 
 RXE_APPS = $(foreach r,$(RXE_ROWS),$(RXE_B)/$r/rxe-lab)
 rxe-build: $(RXE_APPS) $(RXE_B)/no-rdma-netlink $(RXE_B)/sysfs/.done

@@ -13,18 +13,11 @@ RXE_LIBDIR := $(shell pkg-config --variable=libdir libibverbs 2>/dev/null)
 RXE_ABI    := $(shell readelf --dyn-syms -W $(RXE_LIBDIR)/libibverbs.so.1 2>/dev/null | sed -n 's/.* verbs_register_driver_\([0-9][0-9]*\)@@IBVERBS_PRIVATE_.*/\1/p')
 RXE_STATIC_SYM = $(shell nm $(RXE_LIBDIR)/libibverbs.a 2>/dev/null | sed -n 's/^[0-9a-f]* T \(.*verbs_register_driver_$(RXE_ABI)\)$$/\1/p')
 
-# The row table, through the shared reader: rxe.rows, rxe.<id>.kind, rxe.<id>.what.
-$(RXE_B)/rows.mk: $(RXE_SRC)/rows $(SCRIPTS)/rows2mk $(RXE_SRC)/lab.mk $(RXE_SRC)/build.mk
-	@mkdir -p $(@D)
-	$(Q)$(SCRIPTS)/rows2mk rxe $< > $@
--include $(RXE_B)/rows.mk
+# The row table, through the shared reader: rxe.rows, rxe.<id>.kind,
+# rxe.<id>.expect, rxe.<id>.what. The lab is "rxe" to make (make rxe).
+$(call read_table,rxe,$(RXE_SRC)/rows)
 RXE_ROWS  = $(rxe.rows)
-RXE_TABLE = $(foreach r,$(rxe.rows),$r:$(rxe.$r.kind))
-rxe_kind  = $(rxe.$1.kind)
-
-RXE_ROW  ?= all
 RXE_TIER ?= all
-RXE_SEL   = $(if $(filter all,$(RXE_ROW)),$(RXE_ROWS),$(RXE_ROW))
 
 RXE_CFLAGS = $(BASE_CFLAGS) -DVERBS_ABI=$(RXE_ABI) -I$(RXE_SRC)
 # Each row directory is self-contained: its DSOs find each other through

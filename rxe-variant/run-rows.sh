@@ -7,7 +7,8 @@ set -u
 tier=$1 rows=$2 dir=$3
 shift 3
 for row in "$@"; do
-	what=$(awk -F' *[|] *' -v r="$row" '$1 == r { print $3 }' "$rows")
+	# The "what" cell, found by the header's column name (the guest has no make).
+	what=$(awk -F' *[|] *' -v r="$row" '/^# id/ { for (i = 1; i <= NF; i++) if ($i == "what") c = i } $1 == r { print $c }' "$rows")
 	echo "== $row: [$tier tier] $what"
 	"$dir/$row/rxe-lab" || echo "$row: rxe-lab exited with status $?"
 done

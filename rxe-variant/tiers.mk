@@ -1,29 +1,24 @@
-# Entry points: make rxe [RXE_ROW=<row>] [RXE_TIER=emulated|kernel|vm],
+# Entry points: make rxe [ROW=<row>] [RXE_TIER=emulated|kernel|vm],
 # make rxe-vm, make evidence-rxe.
 
 RXE_TIERS := emulated kernel vm
-rxe.unknown = $(filter-out all $(RXE_ROWS),$(RXE_ROW))$(filter-out all $(RXE_TIERS),$(RXE_TIER))
 # One line naming what is missing, and failure, when rdma-core is not there.
-rxe_need_rdma = $(if $(RXE_ABI),,@echo "rxe-variant needs rdma-core: apt-get install libibverbs-dev ibverbs-providers patchelf libseccomp-dev" >&2; exit 1)
+rxe_need_rdma = $(if $(RXE_ABI),,echo "rxe-variant needs rdma-core: apt-get install libibverbs-dev ibverbs-providers patchelf libseccomp-dev" >&2; exit 1;)
+# rxe_tiers LAB,ROWS,EVIDENCE: lab_entry's runner for rxe. The rows run in
+# every selected tier that can run here (tiers.sh says which ran and why one
+# was skipped); with EVIDENCE the emulated tier runs with the facts instead.
+rxe_tiers = $(rxe_need_rdma) \
+	$(if $3,sh $(RXE_SRC)/evidence.sh $(RXE_B) $(RXE_ABI) $2,sh $(RXE_SRC)/tiers.sh $(RXE_B) "$(RXE_TIER)" $2) | $(SCRIPTS)/verdict
 
-rxe: $(if $(rxe.unknown),,toolchain-check rxe-build)
-	$(call check_name,row,$(RXE_ROW),all $(RXE_ROWS))
-	$(call check_name,tier,$(RXE_TIER),all $(RXE_TIERS))
-	$(rxe_need_rdma)
-	$(Q)$(SCRIPTS)/toolchain $(CC) $(LD)
-	$(Q)sh $(RXE_SRC)/tiers.sh $(RXE_B) "$(RXE_TIER)" $(RXE_SEL) | $(SCRIPTS)/verdict
-
+# make rxe [ROW=<row>] [RXE_TIER=emulated|kernel|vm] [EVIDENCE=1],
+# make evidence-rxe, make rxe-vm (RXE_ROW= is the older name of ROW=).
+$(eval $(call lab_entry,rxe,RXE_ROW,rxe-build,rxe_tiers))
+$(call refuse,tier,$(RXE_TIER),all $(RXE_TIERS))
 rxe-vm: RXE_TIER = vm
 rxe-vm: rxe
-
-# Why the capture happens: ld.so's binding of the provider's import, and the
-# facts in the ELF files behind it.
-evidence-rxe: $(if $(rxe.unknown),,rxe-build)
-	$(call check_name,row,$(RXE_ROW),all $(RXE_ROWS))
-	$(rxe_need_rdma)
-	$(Q)sh $(RXE_SRC)/evidence.sh $(RXE_B) $(RXE_ABI) $(RXE_SEL) | $(SCRIPTS)/verdict
-
-.PHONY: rxe rxe-vm evidence-rxe
+.PHONY: rxe-vm
+# Goldens: the emulated tier's run and the VM tier's (make bless LAB=rxe).
+rxe.goldens := rxe:RXE_TIER=emulated rxe-vm:RXE_TIER=vm
 
 # Toolchain regression mode runs each lab under every toolchain in its own
 # build dir; the VM tier's kernel cache is shared by all of them, so it is
@@ -32,17 +27,13 @@ evidence-rxe: $(if $(rxe.unknown),,rxe-build)
 # tier stays out (a guest boot per toolchain).
 RXE_VM_CACHE ?= $(abspath $(RXE_B))/vm-cache
 export RXE_VM_CACHE
-TOOLCHAIN_LABS += rxe
-rxe.check = evidence-rxe
-EVIDENCE_TARGETS += evidence-rxe
+rxe.check = evidence-rxe RXE_TIER=emulated
 
-HELP_LINES += "  make rxe          the incident on real rdma-core (RXE_ROW=<row>, RXE_TIER=emulated|kernel|vm)"
+HELP_LINES += "  make rxe          the incident on real rdma-core (ROW=<row>, RXE_TIER=emulated|kernel|vm)"
 HELP_LINES += "  make rxe-vm       the rxe rows inside a QEMU guest with a real soft-RoCE device"
-TEST_PREREQS += rxe-build
 FIXED_ROWS += rxe:fix-drop-duplicate rxe:fix-static-canonical
-# make fixed runs single rows through the shared runner: one row, emulated
-# tier, no header (run_rows prints it).
-rxe.run = SYSFS_PATH=$(abspath $(RXE_B)/sysfs) sh $(RXE_SRC)/sandbox.sh $(RXE_B)/dev-stage $(RXE_B)/no-rdma-netlink $(RXE_B)/$1/rxe-lab
-$(foreach r,$(RXE_ROWS),$(eval rxe.$r.prereqs := rxe-build))
+# make check and make fixed run single rows through the shared runner: one
+# row, emulated tier, no header (run_rows prints it).
+rxe.run = SYSFS_PATH=$(call shq,$(abspath $(RXE_B)/sysfs)) sh $(RXE_SRC)/sandbox.sh $(RXE_B)/dev-stage $(RXE_B)/no-rdma-netlink $(RXE_B)/$1/rxe-lab
 # qemu and busybox too: make test runs the VM tier wherever they can be installed.
 DEPS_PACKAGES += libibverbs-dev ibverbs-providers patchelf libseccomp-dev libnl-route-3-dev util-linux iproute2 qemu-system-x86 busybox-static xz-utils

@@ -8,16 +8,14 @@ SCOPE_HDR := $(SCOPE_SRC)/registry.h
 # its own DT_RPATH (not DT_RUNPATH: the environment cannot swap it).
 SCOPE_RPATH_BUNDLED := -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/bundled'
 
-$(B)/scope-capture/rows.mk: $(SCOPE_SRC)/rows $(SCRIPTS)/rows2mk $(SCOPE_SRC)/lab.mk
-	@mkdir -p $(@D)
-	$(Q)$(SCRIPTS)/rows2mk scope-capture $< > $@
--include $(B)/scope-capture/rows.mk
+SCOPE_TABLE := $(SCOPE_SRC)/rows $(SCOPE_SRC)/lab.mk
+$(call read_table,scope-capture,$(SCOPE_SRC)/rows)
 
 # scope_row ID: the objects every variant has. Flags in these recipes are
 # deferred ($$) so that '$ORIGIN' survives $(eval). -z now everywhere: every
 # binding is made at load time, so LD_DEBUG=bindings shows register_driver's.
 define scope_row
-$(B)/scope-capture/$1/libregistryB.so.1: $(SCOPE_SRC)/registry.c $(SCOPE_HDR) $(SCOPE_SRC)/verb.map $(B)/scope-capture/rows.mk
+$(B)/scope-capture/$1/libregistryB.so.1: $(SCOPE_SRC)/registry.c $(SCOPE_HDR) $(SCOPE_SRC)/verb.map $(SCOPE_TABLE)
 	@mkdir -p $$(@D)
 	$$(Q)$$(CC) $$(LDFLAG_FUSE) $$(BASE_CFLAGS) $$(PIC_CFLAGS) -DREG_WHO=registryB -DREG_COPY=B -shared \
 		-Wl,-soname,libregistryB.so.1 -Wl,--version-script=$(SCOPE_SRC)/verb.map $$(LINK_NOW) -o $$@ $$<
@@ -30,7 +28,7 @@ $(B)/scope-capture/$1/libproviderB.so: $(SCOPE_SRC)/provider.c $(SCOPE_HDR) $(B)
 
 # The NCCL-like consumer links no registry. Its RPATH matters: dlopen
 # searches the calling object's DT_RPATH for the registry and the provider.
-$(B)/scope-capture/$1/libnccl_like.so: $(SCOPE_SRC)/nccl_like.c $(B)/scope-capture/rows.mk
+$(B)/scope-capture/$1/libnccl_like.so: $(SCOPE_SRC)/nccl_like.c $(SCOPE_TABLE)
 	@mkdir -p $$(@D)
 	$$(Q)$$(CC) $$(LDFLAG_FUSE) $$(BASE_CFLAGS) $$(PIC_CFLAGS) $$(scope-capture.$1.nccl-cflags) -shared \
 		-Wl,-soname,libnccl_like.so -o $$@ $$< -ldl $$(RPATH_ORIGIN) $$(LINK_NOW)
@@ -46,7 +44,7 @@ endef
 # consumer in one libbundle.so; the row's version script decides what of the
 # registry it exports (bundle-exported/omnibus/fixed.map).
 define scope_bundle_merged
-$(B)/scope-capture/$1/libbundle.so: $(addprefix $(SCOPE_SRC)/,registry.c provider.c inhouse.c bundle-$(scope-capture.$1.bundle).map) $(SCOPE_HDR) $(B)/scope-capture/rows.mk
+$(B)/scope-capture/$1/libbundle.so: $(addprefix $(SCOPE_SRC)/,registry.c provider.c inhouse.c bundle-$(scope-capture.$1.bundle).map) $(SCOPE_HDR) $(SCOPE_TABLE)
 	@mkdir -p $$(@D)
 	$$(Q)$$(CC) $$(LDFLAG_FUSE) $$(BASE_CFLAGS) $$(PIC_CFLAGS) -DREG_WHO=bundle -DREG_COPY=A -DPROVIDER_DEVICE=mlx5_bundled -shared \
 		-Wl,-soname,libbundle.so -Wl,--version-script=$(SCOPE_SRC)/bundle-$(scope-capture.$1.bundle).map $$(LINK_NOW) -o $$@ $$(filter %.c,$$^)
@@ -56,7 +54,7 @@ endef
 # bundled/; libbundle.so keeps the in-house consumer and the bundled
 # provider and is DT_NEEDED on it.
 define scope_bundle_soname
-$(B)/scope-capture/$1/bundled/libregistryB.so.1: $(SCOPE_SRC)/registry.c $(SCOPE_HDR) $(SCOPE_SRC)/verb.map $(B)/scope-capture/rows.mk
+$(B)/scope-capture/$1/bundled/libregistryB.so.1: $(SCOPE_SRC)/registry.c $(SCOPE_HDR) $(SCOPE_SRC)/verb.map $(SCOPE_TABLE)
 	@mkdir -p $$(@D)
 	$$(Q)$$(CC) $$(LDFLAG_FUSE) $$(BASE_CFLAGS) $$(PIC_CFLAGS) -DREG_WHO=bundle -DREG_COPY=A -shared \
 		-Wl,-soname,libregistryB.so.1 -Wl,--version-script=$(SCOPE_SRC)/verb.map $$(LINK_NOW) -o $$@ $$<
@@ -66,15 +64,17 @@ $(B)/scope-capture/$1/libbundle.so: $(addprefix $(SCOPE_SRC)/,provider.c inhouse
 		-o $$@ $$(filter %.c,$$^) -L$$(@D)/bundled -Wl,--no-as-needed -l:libregistryB.so.1 $$(SCOPE_RPATH_BUNDLED) $$(LINK_NOW)
 endef
 
-$(foreach r,$(scope-capture.rows),$(eval $(call scope_row,$r))$(eval $(call scope_bundle_$(if $(filter soname,$(scope-capture.$r.bundle)),soname,merged),$r)))
+# Every row gets scope_row; copy A is built by scope_bundle_soname for
+# bundle=soname rows and by scope_bundle_merged for every other row.
+$(foreach r,$(scope-capture.rows),$(eval $(call scope_row,$r)))
+$(foreach r,$(scope-capture.rows),$(if $(filter soname,$(scope-capture.$r.bundle)),$(eval $(call scope_bundle_soname,$r)),$(eval $(call scope_bundle_merged,$r))))
 
 scope-capture.run = env -u LD_LIBRARY_PATH -u LD_PRELOAD $(B)/scope-capture/$1/app
 scope-capture.evidence = $(SCRIPTS)/evidence register_driver $(B)/scope-capture/$1/app \
 	$(addprefix $(B)/scope-capture/$1/,libbundle.so $(if $(filter soname,$(scope-capture.$1.bundle)),bundled/libregistryB.so.1) libproviderB.so); \
 	$(SCOPE_SRC)/loader-facts $(B)/scope-capture/$1
 
-# make scope-capture [VARIANT=<id>] [EVIDENCE=1], make evidence-scope-capture
-VARIANT ?=
-$(eval $(call lab_entry,scope-capture,VARIANT,variant))
+# make scope-capture [ROW=<id>] [EVIDENCE=1], make evidence-scope-capture
+$(eval $(call lab_entry,scope-capture,VARIANT,$(B)/scope-capture/%/app))
 FIXED_ROWS += scope-capture:fixed
-HELP_LINES += "  make scope-capture  the production topology: a registration captured by the global scope (VARIANT=<id> for one, EVIDENCE=1 for the facts)"
+HELP_LINES += "  make scope-capture  the production topology: a registration captured by the global scope (ROW=<id> for one, EVIDENCE=1 for the facts)"

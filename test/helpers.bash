@@ -6,6 +6,11 @@ bats_load_library bats-assert
 
 TOP=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
 export TOP
+# The build directory make uses: B from the environment (make test exports
+# it, absolute), as make itself reads it; build/ otherwise.
+B=${B:-build}
+case $B in /*) BUILD=$B ;; *) BUILD=$TOP/$B ;; esac
+export B BUILD
 
 # lab_output NAME MAKE-ARGS...: run `make -s MAKE-ARGS` once per bats file and
 # keep its stdout in $BATS_FILE_TMPDIR/NAME.out (use from setup_file).

@@ -71,26 +71,86 @@ verdict() { printf '%b' "$1" | "$TOP/scripts/verdict"; }
 
 @test "toolchain: a missing compiler is named in one line" {
 	run make -s -C "$TOP" matrix CC=no-such-cc-xyz
-	assert_failure
-	assert_line --index 0 "toolchain: compiler 'no-such-cc-xyz' not found (set CC=, e.g. CC=gcc or CC=clang)"
+	assert_equal "$status" 2
+	assert_equal "${#lines[@]}" 1
+	assert_output --partial "toolchain: compiler 'no-such-cc-xyz' not found (set CC=, e.g. CC=gcc or CC=clang)"
 }
 
 @test "toolchain: an unusable linker is named in one line" {
 	run make -s -C "$TOP" matrix LD=no-such-ld
-	assert_failure
-	assert_line --index 0 --partial "toolchain: linker 'no-such-ld' cannot be used"
+	assert_equal "$status" 2
+	assert_equal "${#lines[@]}" 1
+	assert_output --partial "toolchain: linker 'no-such-ld' cannot be used"
 }
 
-@test "cc-cache: the same source and flags compile once, whichever linker links" {
-	export CC_CACHE_DIR="$BATS_TEST_TMPDIR/objects"
-	printf 'int main(void) { return 7; }\n' > "$BATS_TEST_TMPDIR/t.c"
-	run "$TOP/scripts/cc-cache" gcc -O1 -fuse-ld=bfd -o "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/t.c"
+@test "verdict: a row that cannot run here is skipped, with no verdict" {
+	run verdict '== r: x\n[skipped: cannot run here]\n'
+	assert_line 'verdict: skipped (cannot run here): no verdict'
+}
+
+# table TEXT: a rows table in a file, for rows2mk.
+table() { printf '%b' "$1" > "$BATS_TEST_TMPDIR/rows"; echo "$BATS_TEST_TMPDIR/rows"; }
+
+@test "rows2mk: a '*' row gives defaults that blank cells and missing set keys take; '-' is empty" {
+	run "$TOP/scripts/rows2mk" lab "$(table '# id | a | set | expect | what\n* | A0 | k=K0; j=J0 | |\nr1 | | k=K1 | no-split | one\nr2 | - | j=- | SPLIT x:0 | two\n')"
 	assert_success
-	run "$TOP/scripts/cc-cache" gcc -O1 -fuse-ld=gold -o "$BATS_TEST_TMPDIR/b" "$BATS_TEST_TMPDIR/t.c"
+	assert_line 'lab.r1.a := A0'
+	assert_line 'lab.r1.k := K1'
+	assert_line 'lab.r1.j := J0'
+	assert_line 'lab.r2.a := '
+	assert_line 'lab.r2.j := '
+	assert_line 'lab.r2.k := K0'
+	assert_line 'lab.r2.expect := SPLIT x:0'
+	assert_line 'lab.rows := r1 r2'
+}
+
+@test "rows2mk: a table make cannot read exactly is an error naming the line" {
+	for t in '# id | a\nr1 | x | y\n' 'r1 | x\n' '# id | a\nr1 | x\nr1 | y\n' '# id | set\nr1 | novalue\n'; do
+		run "$TOP/scripts/rows2mk" lab "$(table "$t")"
+		assert_equal "$status" 2
+		assert_output --regexp '^rows2mk: .*rows:[0-9]+: '
+	done
+}
+
+@test "rows2mk --words: one assignment a word, make's special characters escaped" {
+	run "$TOP/scripts/rows2mk" --words lab "$(table '# id | a | what\nr1 | $ORIGIN #x | w w\n')"
 	assert_success
-	assert_equal "$(ls "$CC_CACHE_DIR" | wc -l)" 1
-	run "$BATS_TEST_TMPDIR/b"
-	assert_equal "$status" 7
-	run "$TOP/scripts/cc-cache" gcc -O0 -o "$BATS_TEST_TMPDIR/c" "$BATS_TEST_TMPDIR/t.c"
-	assert_equal "$(ls "$CC_CACHE_DIR" | wc -l)" 2          # other flags, other object
+	assert_line "$(printf 'lab.r1.a\037:=\037$$ORIGIN\037\\#x')"
+}
+
+# check EXPECT: scripts/check on the facts in $facts against EXPECT lines.
+check() { printf '%b' "$1" > "$BATS_TEST_TMPDIR/expect"; printf '%b' "$facts" | "$TOP/scripts/check" "$BATS_TEST_TMPDIR/expect"; }
+
+@test "check: a row meeting its cell passes; a different count fails naming the row" {
+	facts='l:r verdict=SPLIT consumers=a:0,b:2\n'
+	run check 'l:r\tSPLIT a:0,b:2\twhat\n'
+	assert_success
+	assert_line 'check: 1 row(s) met their expectation'
+	run check 'l:r\tSPLIT a:0,b:1\twhat\n'
+	assert_failure
+	assert_line 'check: row l:r broke its expectation: expected SPLIT a:0,b:1, observed SPLIT a:0,b:2'
+}
+
+@test "check: an empty expect cell, a missing row, or no row at all fails" {
+	facts='l:r verdict=SPLIT consumers=a:0\n'
+	run check 'l:r\t\twhat\n'
+	assert_failure
+	assert_line 'check: row l:r broke its expectation: its expect cell is empty'
+	run check 'l:other\tno-split\twhat\n'
+	assert_failure
+	assert_line --partial 'check: row l:other broke its expectation: expected no-split, observed missing'
+	facts=''
+	run check ''
+	assert_failure
+	assert_line 'check: no row was checked'
+}
+
+@test "check: a skipped row is named and not counted as met; all skipped fails" {
+	facts='l:r verdict=skipped consumers=\nl:s verdict=no-split consumers=\n'
+	run check 'l:r\tSPLIT\tw\nl:s\tno-split\tw\n'
+	assert_success
+	assert_line 'check: 1 row(s) could not run here: l:r'
+	facts='l:r verdict=skipped consumers=\n'
+	run check 'l:r\tSPLIT\tw\n'
+	assert_failure
 }
