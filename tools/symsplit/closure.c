@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int in_list(const struct searchlist *s, int idx)
 {
@@ -136,7 +137,12 @@ int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, 
         if (root < 0) {
             struct module *rm = find_library(im, 0, dl[d].path, err);  /* as if called from the exe */
             if (*err) goto out;
-            if (!rm) { *err = xasprintf("%s: cannot find the --dlopen module", dl[d].path); goto out; }
+            if (!rm) {   /* dlopen searches a name without a slash; it never looks in the current directory */
+                *err = xasprintf("%s: cannot find the --dlopen module in the library search path%s", dl[d].path,
+                                 !strchr(dl[d].path, '/') && !access(dl[d].path, F_OK)
+                                     ? " (a name without a slash is searched as dlopen does; for the file here write ./NAME)" : "");
+                goto out;
+            }
             root = add_module(im, rm, 0, im->nlocals, dl[d].path);
         }
         im->locals = xrealloc(im->locals, (im->nlocals + 1) * sizeof *im->locals);
@@ -145,7 +151,7 @@ int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, 
         struct searchlist *sl = &im->locals[im->nlocals];
         memset(sl, 0, sizeof *sl);
         if (bfs(im, sl, root, im->nlocals, &E, err)) goto out;
-        for (int i = before; i < im->n; i++) im->mods[i].deepbind = dl[d].kind == SC_DEEPBIND;
+        for (int i = before; i < im->n; i++) im->mods[i].deepbind = dl[d].deepbind;
         im->nlocals++;
         if (dl[d].kind == SC_GLOBAL)   /* RTLD_GLOBAL: the whole searchlist joins the global scope */
             for (int i = 0; i < sl->n; i++)

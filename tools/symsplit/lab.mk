@@ -39,7 +39,7 @@ $(SYMSPLIT_FUZZ): $(SYMSPLIT_DIR)/fuzz.c $(addprefix $(SYMSPLIT_DIR)/,$(SYMSPLIT
 	    -o $@ $(SYMSPLIT_DIR)/fuzz.c $(addprefix $(SYMSPLIT_DIR)/,$(SYMSPLIT_LIB)) -lelf
 
 # Hand-made scenarios the tests check the model against (see mkfixtures).
-$(SYMSPLIT_FIX): $(SYMSPLIT_DIR)/mkfixtures $(wildcard $(SYMSPLIT_DIR)/fixtures/*.c)
+$(SYMSPLIT_FIX): $(SYMSPLIT_DIR)/mkfixtures $(SYMSPLIT_DIR)/mkcorrupt $(wildcard $(SYMSPLIT_DIR)/fixtures/*.c)
 	$(Q)CC="$(CC)" LDFLAG_FUSE="$(LDFLAG_FUSE)" $(SYMSPLIT_DIR)/mkfixtures $(SYMSPLIT_OUT)/fixtures
 	@touch $@
 

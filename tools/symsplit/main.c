@@ -1,4 +1,4 @@
-/* symsplit [--dlopen PATH[:local|:global|:deepbind]]... [--allow FILE] [--json] EXECUTABLE...
+/* symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind]]... [--allow FILE] [--json] EXECUTABLE...
  * --info also prints the rows that do not make the exit status (MAYBE, INFO).
  * Exit: 0 no split, 1 split found, 2 error (malformed input, bad usage). */
 #include "report.h"
@@ -6,11 +6,59 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#define USAGE "usage: symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind]]... [--allow FILE] [--json] [--info] EXECUTABLE...\n"
+#define VERSION "symsplit 0.2 (split-state-lab)\n"
+
+#define HELP \
+    "Models how ld.so would bind EXECUTABLE (never runs it) and reports split state:\n" \
+    "two live copies of one definition, references partitioned between them.\n" \
+    "  --dlopen PATH[:flags]  a module the program opens at run time, in program order;\n" \
+    "                         flags: local (default) | global, now | lazy, deepbind\n" \
+    "  --allow FILE           allowlist: one 'SYMBOL [MODULE]' glob pair a line\n" \
+    "  --json                 one JSON object instead of the table\n" \
+    "  --info                 also print the rows that do not set the exit status\n" \
+    "Exit: 0 no split, 1 split found, 2 error (bad input, bad usage).\n"
+
+/* One line: what is wrong, and where to look. */
 static int usage(const char *why)
 {
-    fprintf(stderr, "symsplit: %s\nusage: symsplit [--dlopen PATH[:local|:global|:deepbind]]... [--allow FILE] [--json] [--info] EXECUTABLE...\n", why);
+    fprintf(stderr, "symsplit: %s (symsplit --help for usage)\n", why);
     return 2;
+}
+
+/* PATH[:local|:global][:now|:lazy][:deepbind], flags in any order after the
+ * path.  A trailing ":word" of letters that is no flag is a typo, unless the
+ * whole argument names an existing file. */
+static int dlopen_arg(const char *arg, struct dlopen_req *r, char **err)
+{
+    static const char *const flags[] = { "local", "global", "now", "lazy", "deepbind" };
+    char *p = xstrdup(arg), *c;
+    int seen[5] = { 0 };     /* none given: RTLD_LOCAL, as dlopen defaults */
+    while ((c = strrchr(p, ':')) && access(arg, F_OK) != 0) {
+        size_t k = 0;
+        while (k < 5 && strcmp(c + 1, flags[k])) k++;
+        if (k == 5) {
+            if (c[1] && strspn(c + 1, "abcdefghijklmnopqrstuvwxyz") == strlen(c + 1)) {
+                *err = xasprintf("--dlopen %s: unknown flag '%s' (flags: local, global, now, lazy, deepbind)", arg, c + 1);
+                return -1;
+            }
+            break;
+        }
+        seen[k] = 1;
+        *c = 0;
+    }
+    if ((seen[0] && seen[1]) || (seen[2] && seen[3])) {
+        *err = xasprintf("--dlopen %s: contradictory flags", arg);
+        return -1;
+    }
+    if (!*p) { *err = xasprintf("--dlopen '%s': no path", arg); return -1; }
+    r->kind = seen[1] ? SC_GLOBAL : SC_LOCAL;
+    r->deepbind = seen[4];
+    r->lazy = seen[3];
+    r->path = p;
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -22,6 +70,8 @@ int main(int argc, char **argv)
     char *err = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(USAGE HELP, stdout); return 0; }
+        if (!strcmp(a, "--version")) { fputs(VERSION, stdout); return 0; }
         if (!strcmp(a, "--json")) json = 1;
         else if (!strcmp(a, "--info")) show_all = 1;
         else if (!strcmp(a, "--dlopen") || !strcmp(a, "--allow")) {
@@ -30,12 +80,7 @@ int main(int argc, char **argv)
                 if (!(allow = allow_load(argv[++i], &err))) { fprintf(stderr, "symsplit: %s\n", err); return 2; }
                 continue;
             }
-            char *p = xstrdup(argv[++i]), *c = strrchr(p, ':');
-            dl[ndl].kind = SC_LOCAL;            /* RTLD_LOCAL is dlopen's default */
-            if (c && !strcmp(c, ":global")) { dl[ndl].kind = SC_GLOBAL; *c = 0; }
-            else if (c && !strcmp(c, ":local")) *c = 0;
-            else if (c && !strcmp(c, ":deepbind")) { dl[ndl].kind = SC_DEEPBIND; *c = 0; }
-            dl[ndl++].path = p;
+            if (dlopen_arg(argv[++i], &dl[ndl++], &err)) return usage(err);
         } else if (!strcmp(a, "--")) {
             while (++i < argc) exes[nexe++] = argv[i];
         } else if (a[0] == '-' && a[1]) return usage(xasprintf("unknown option '%s'", a));
@@ -43,6 +88,7 @@ int main(int argc, char **argv)
     }
     if (!nexe) return usage("no EXECUTABLE given");
     elf_version(EV_CURRENT);
+    if (ldcache_open(&err)) { fprintf(stderr, "symsplit: %s\n", err); return 2; }
     struct report *r = report_new(json, show_all, allow);
     int errors = 0, images = 0;
     for (int e = 0; e < nexe; e++) {

@@ -19,6 +19,11 @@ void strmap_put(struct strmap *m, const char *key, void *val); /* key copied */
 #define GROW(arr, n, cap) do { if ((n) >= (cap)) { (cap) = (cap) ? 2 * (cap) : 8; \
         (arr) = xrealloc((arr), (cap) * sizeof *(arr)); } } while (0)
 
+/* ---- input.c: every file read goes through these (regular files only) ---- */
+struct stat;
+int open_input(const char *path, struct stat *st, char **err);    /* fd, or -1 with *err */
+void *map_input(const char *path, struct stat *st, char **err);   /* private writable map, or NULL */
+
 /* ---- elf_module.c: one parsed ELF file, shared by every image that loads it ---- */
 enum symkind { K_FUNC, K_DATA, K_OTHER };
 struct def {                 /* an exported definition in .dynsym */
@@ -42,7 +47,7 @@ struct ref {                 /* an undefined dynamic symbol the module needs */
     uint16_t ver;
     uint8_t weak, kind;
 };
-struct version { const char *name; uint8_t hidden; }; /* index -> name (verdef or verneed) */
+struct version { const char *name; uint8_t hidden, present; }; /* index -> name (verdef or verneed) */
 
 struct module {
     char *path;              /* path as found (first time) */
@@ -74,9 +79,11 @@ struct module *module_parse(void *map, size_t size, const char *path, int is_mai
 void module_free(struct module *m);
 const char *module_name(const struct module *m); /* soname, else basename of path */
 int module_find_defs(const struct module *m, const char *name, uint32_t hash); /* first def index or -1 */
+/* The one string-table reader: "" and *bad set when off is out of range. */
+const char *elf_str(void *elf, size_t strndx, size_t off, int *bad);
 
 /* ---- version.c ---- */
-int parse_versions(struct module *m, void *elf, void *scn, void *shdr, int need);   /* 0, or -1 if corrupt */
+int parse_versions(struct module *m, void *elf, void *scn, int need);   /* 0, or -1 if corrupt */
 
 /* ---- symtab.c ---- */
 void module_symtab(struct module *m, void *elf, int *dcap);
@@ -88,10 +95,11 @@ int calls_itself(struct module *m, int defidx);   /* 1: code calls this own expo
 void dups_register(struct module *m);
 
 /* ---- ldcache.c ---- */
+int ldcache_open(char **err);                    /* -1 with *err: SYMSPLIT_LDCACHE unusable */
 const char *ldcache_lookup(const char *soname); /* path from /etc/ld.so.cache or NULL */
 
 /* ---- image / closure.c ---- */
-enum scopekind { SC_GLOBAL, SC_LOCAL, SC_DEEPBIND };
+enum scopekind { SC_GLOBAL, SC_LOCAL };
 struct lmod {
     struct module *m;
     int loader;              /* index of the module whose NEEDED (or dlopen) loaded it, -1 for the exe */
@@ -109,7 +117,7 @@ struct image {
     int *roots;                       /* roots[k]: the --dlopen module whose searchlist is locals[k] */
     char **missing; int nmissing;     /* "<name> (needed by <module>)" */
 };
-struct dlopen_req { const char *path; enum scopekind kind; };
+struct dlopen_req { const char *path; enum scopekind kind; int deepbind, lazy; };
 /* Builds the image.  Returns 0, or -1 with *err set (malformed file, cycle...). */
 int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, int ndl, char **err);
 void image_free(struct image *im);
