@@ -112,5 +112,5 @@ int main(int argc, char **argv)
     }
     report_finish(r, images, errors);
     fflush(stdout);
-    return errors ? 2 : report_splits(r) ? 1 : 0;
+    return exit_status(report_counts(r), errors, 0);
 }

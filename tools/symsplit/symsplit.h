@@ -131,8 +131,15 @@ struct binding {
     int how;                 /* enum bindhow */
     int conf;                /* enum confidence */
 };
-enum bindhow { H_LOOKUP, H_EXE_OWN, H_HANDLE, H_SYMBOLIC, H_PROTECTED, H_HIDDEN, H_DIRECT, H_BSYMFUNC };
-enum confidence { C_CERTAIN, C_LIKELY, C_POSSIBLE };
+/* How a binding was made, and its name in --json: one table, one order. */
+#define BINDHOWS(X) X(H_LOOKUP, "lookup") X(H_EXE_OWN, "executable") X(H_HANDLE, "dlopen-handle") \
+    X(H_SYMBOLIC, "DF_SYMBOLIC") X(H_PROTECTED, "protected") X(H_HIDDEN, "hidden") X(H_DIRECT, "direct-call") \
+    X(H_BSYMFUNC, "Bsymbolic-functions")
+#define CONFIDENCES(X) X(C_CERTAIN, "certain") X(C_LIKELY, "likely") X(C_POSSIBLE, "possible")
+#define ENUM_ITEM(id, name) id,
+enum bindhow { BINDHOWS(ENUM_ITEM) };
+enum confidence { CONFIDENCES(ENUM_ITEM) };
+extern const char *const how_name[], *const conf_name[];
 int lookup(const struct image *im, int from, const char *name, uint32_t hash,
            const char *ver, int ver_hidden, int skip, int *defidx);
 int lookup_in(const struct image *im, const struct searchlist *sl, const char *name, uint32_t hash,
@@ -154,7 +161,6 @@ struct finding {
     const char *ev_name;
 };
 void report_finish(struct report *r, int images, int errors);
-int report_splits(const struct report *r);
 struct allow *allow_load(const char *path, char **err);
 int allow_match(const struct allow *a, const char *sym, const char *const *mods, int nmods);
 #endif
