@@ -298,12 +298,63 @@ dlopen_bad() {   # --dlopen ARG: one line, exit 2, containing TEXT
     assert_output --regexp '^symsplit [0-9]'
 }
 
-@test "symsplit: a missing dependency is a warning and a partial analysis" {
+# ---- issue 18: an image that cannot load is a finding (NOLOAD, exit 3) ----
+# Ground truth: the program run by the real loader fails with the loader's
+# own message; its fixed twin starts.
+
+# noload FIXTURE LOADER-TEXT ROW-REGEX
+noload() {
     bats_require_minimum_version 1.5.0
-    run --separate-stderr ss "$FX/bad/missing/app"
-    assert_success
-    [[ $stderr == *"warning"*"cannot find libgone.so (needed by app); analysis is partial"* ]]
+    # the loader exits 127 for a missing library; any failure will do here
+    run --separate-stderr bash -c 'timeout -k 2 10 "$1" || exit 1' _ "$FX/$1/app"
+    assert_failure
+    [[ $stderr == *"$2"* ]] || { echo "loader said: $stderr"; false; }
+    run ss "$FX/$1/app"
+    [ "$status" -eq 3 ] || { echo "status $status: $output"; false; }
+    assert_line --regexp "$3"
+    assert_line --partial "1 cannot load"
+}
+
+@test "symsplit: a missing dependency is a NOLOAD row, exit 3, and a partial analysis" {
+    noload bad/missing "libgone.so: cannot open shared object file" \
+        '^NOLOAD +high +libgone.so +.*app needs libgone.so, which no search rule finds'
     assert_line --partial '1 partial'
+}
+
+@test "symsplit: an unmet version need is NOLOAD: symbol, version and the library found" {
+    noload noload-version "version \`LIB_2.0' not found" \
+        "^NOLOAD +high +LIB_2.0 +.*app needs version LIB_2.0 of libv.so \\(foo\\), but libv.so found at .*noload-version/libv.so defines no LIB_2.0 \\(newest: LIB_1.0\\)"
+}
+
+@test "symsplit: a NEEDED with a slash is NOLOAD: missing from elsewhere, fragile (med) from its own directory" {
+    noload noload-slash "./libmath.so: cannot open shared object file" \
+        "^NOLOAD +high +\\./libmath.so +.*a NEEDED name with a slash is opened as it stands"
+    cd "$FX/noload-slash"
+    run timeout -k 2 10 ./app
+    assert_success
+    run ss ./app
+    [ "$status" -eq 3 ]
+    assert_line --regexp "^NOLOAD +med +\\./libmath.so +.*relative path: ld.so opens it relative to the current directory"
+}
+
+@test "symsplit: only the development name present is NOLOAD naming the missing SONAME link; with the link, silent" {
+    noload noload-soname-link "libdev.so.1: cannot open shared object file" \
+        "^NOLOAD +high +libdev.so.1 +.*only .*/libdev.so exists .*the SONAME link libdev.so.1 is missing"
+    run timeout -k 2 10 "$FX/ok-soname-link/app"
+    assert_success
+    run ss "$FX/ok-soname-link/app"
+    assert_success
+    refute_line --partial NOLOAD
+}
+
+@test "symsplit: a dependency relying on the executable's RUNPATH is NOLOAD (not transitive); with its own, silent" {
+    noload noload-runpath "libreg.so: cannot open shared object file" \
+        "^NOLOAD +high +libreg.so +.*libuser.so needs libreg.so.*reached only through app's RUNPATH.*not transitive"
+    run timeout -k 2 10 "$FX/ok-runpath/app"
+    assert_success
+    run ss "$FX/ok-runpath/app"
+    assert_success
+    refute_line --partial NOLOAD
 }
 
 @test "symsplit: bad usage exits 2" {

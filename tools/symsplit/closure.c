@@ -55,11 +55,10 @@ struct edges { int *from, *to; int n, cap, cap2; };
 
 static void missing(struct image *im, const char *name, int req)
 {
-    char *s = xasprintf("%s (needed by %s)", name, module_name(im->mods[req].m));
     for (int i = 0; i < im->nmissing; i++)
-        if (!strcmp(im->missing[i], s)) { free(s); return; }
+        if (!strcmp(im->missing[i].name, name) && im->missing[i].req == req) return;
     im->missing = xrealloc(im->missing, (im->nmissing + 1) * sizeof *im->missing);
-    im->missing[im->nmissing++] = s;
+    im->missing[im->nmissing++] = (struct missing){ name, req };
 }
 
 /* Breadth-first over NEEDED from root; fills sl in load order. */
@@ -178,6 +177,5 @@ void image_free(struct image *im)
     free(im->global.idx);
     for (int i = 0; i < im->nlocals; i++) free(im->locals[i].idx);
     free(im->locals);
-    for (int i = 0; i < im->nmissing; i++) free(im->missing[i]);
     free(im->missing);
 }

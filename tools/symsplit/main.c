@@ -105,7 +105,8 @@ int main(int argc, char **argv)
             if (getenv("SYMSPLIT_DEBUG"))     /* the closure in load order, for checking against ldd */
                 for (int i = 0; i < im.n; i++)
                     fprintf(stderr, "closure %s: %s => %s\n", exes[e], module_name(im.mods[i].m), im.mods[i].m->path);
-            report_missing(r, &im);
+            if (im.nmissing) report_partial(r);
+            check_loadable(r, &im);
             analyse_image(r, &im);
         }
         image_free(&im);

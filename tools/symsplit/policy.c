@@ -91,6 +91,13 @@ void decide_capture(const struct image *im, const struct finding *f, struct deci
     d->cls = d->reason ? V_INFO : f->conf == C_POSSIBLE ? V_MAYBE : V_SPLIT;
 }
 
+void decide_noload(struct decision *d, int fragile)
+{
+    memset(d, 0, sizeof *d);
+    d->cls = V_NOLOAD;
+    d->sev = fragile ? "med" : "high";   /* med: loads, but only from one current directory */
+}
+
 void decision_free(struct decision *d) { free(d->owned); d->owned = NULL; }
 
 int decide_allowed(const struct allow *a, const struct image *im, const char *name, const struct binding *b, int n)

@@ -26,6 +26,8 @@ struct decision {
 };
 /* A capture (split.c) -> its class, severity and reason. */
 void decide_capture(const struct image *im, const struct finding *f, struct decision *d);
+/* Something ld.so would refuse (loadable.c); fragile: it loads from one directory only. */
+void decide_noload(struct decision *d, int fragile);
 void decision_free(struct decision *d);
 /* Is a finding about name, among these modules, on the allowlist? */
 int decide_allowed(const struct allow *a, const struct image *im, const char *name, const struct binding *b, int n);

@@ -145,29 +145,25 @@ int report_split(struct report *r, const struct image *im, const char *name, con
     return d.cls == V_SPLIT;
 }
 
-void report_naive(struct report *r, int has_duplicates) { r->naive += has_duplicates != 0; }
+void report_partial(struct report *r) { r->partial++; }
 
-void report_missing(struct report *r, const struct image *im)
-{
-    if (!im->nmissing) return;
-    r->partial++;
-    for (int i = 0; i < im->nmissing; i++)
-        fprintf(stderr, "symsplit: warning: %s: cannot find %s; analysis is partial (its symbols are not seen)\n",
-                im->exe_path, im->missing[i]);
-}
+void report_naive(struct report *r, int has_duplicates) { r->naive += has_duplicates != 0; }
 
 void report_finish(struct report *r, int images, int errors)
 {
     const int *c = r->count;
     if (r->json) {
         printf("{\"images\":%d,\"splits\":%d,\"maybe\":%d,\"info\":%d,\"suppressed\":%d,\"partial\":%d,\"errors\":%d,"
-               "\"naive_duplicates\":%d,\"findings\":[",
-               images, c[V_SPLIT], c[V_MAYBE], c[V_INFO], r->suppressed, r->partial, errors, r->naive);
+               "\"naive_duplicates\":%d,\"noload\":%d,\"latent\":%d,\"copies\":%d,\"findings\":[",
+               images, c[V_SPLIT], c[V_MAYBE], c[V_INFO], r->suppressed, r->partial, errors, r->naive, c[V_NOLOAD],
+               c[V_LATENT], c[V_COPY]);
         for (int i = 0; i < r->nrows; i++) printf("%s%s", i ? "," : "", r->rows[i]);
         printf("]}\n");
         return;
     }
-    printf("# symsplit: %d image(s), %d split(s), %d maybe, %d info%s, %d suppressed by allowlist, %d partial, %d error(s)\n",
-           images, c[V_SPLIT], c[V_MAYBE], c[V_INFO], r->show_all ? "" : " (rows with --info)", r->suppressed, r->partial, errors);
+    printf("# symsplit: %d image(s), %d split(s), %d maybe, %d info%s, %d suppressed by allowlist, %d partial, %d error(s); "
+           "%d cannot load, %d latent, %d library copies\n",
+           images, c[V_SPLIT], c[V_MAYBE], c[V_INFO], r->show_all ? "" : " (rows with --info)", r->suppressed, r->partial, errors,
+           c[V_NOLOAD], c[V_LATENT], c[V_COPY]);
     printf("# naive: %d image(s) have a name defined by two modules of their closure (nm -D | sort | uniq -d)\n", r->naive);
 }

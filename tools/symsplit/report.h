@@ -10,5 +10,7 @@ void report_row(struct report *r, const struct image *im, const struct decision 
                 int conf, const char *why, const char *extra);
 const int *report_counts(const struct report *r);
 void report_naive(struct report *r, int has_duplicates);
-void report_missing(struct report *r, const struct image *im);
+void report_partial(struct report *r);
+/* loadable.c: NOLOAD rows for what ld.so would refuse; returns how many. */
+int check_loadable(struct report *r, const struct image *im);
 #endif

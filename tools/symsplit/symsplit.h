@@ -48,6 +48,7 @@ struct ref {                 /* an undefined dynamic symbol the module needs */
     uint8_t weak, kind;
 };
 struct version { const char *name; uint8_t hidden, present; }; /* index -> name (verdef or verneed) */
+struct vneed { const char *file, *name; uint16_t ndx; uint8_t weak; };   /* one .gnu.version_r entry */
 
 struct module {
     char *path;              /* path as found (first time) */
@@ -60,6 +61,8 @@ struct module {
     const char *rpath, *runpath;
     int symbolic, nodeflib;  /* DF_SYMBOLIC/DT_SYMBOLIC, DF_1_NODEFLIB */
     struct version *vers; int nvers; int has_versym;
+    struct vneed *vneeds; int nvneeds, vneedcap;     /* versions it needs, per file */
+    const char **vdefs; int nvdefs, vdefcap;         /* version names it defines (base included) */
     struct def *defs; int ndefs;
     int *bucket; int nbucket;
     struct ref *refs; int nrefs;
@@ -115,7 +118,7 @@ struct image {
     struct searchlist global;
     struct searchlist *locals; int nlocals;
     int *roots;                       /* roots[k]: the --dlopen module whose searchlist is locals[k] */
-    char **missing; int nmissing;     /* "<name> (needed by <module>)" */
+    struct missing { const char *name; int req; } *missing; int nmissing;   /* NEEDED found by no search rule */
 };
 struct dlopen_req { const char *path; enum scopekind kind; int deepbind, lazy; };
 /* Builds the image.  Returns 0, or -1 with *err set (malformed file, cycle...). */
@@ -123,6 +126,9 @@ int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, 
 void image_free(struct image *im);
 struct module *load_path(const char *path, int is_main, char **err, int *skip);
 struct module *find_library(const struct image *im, int req, const char *name, char **err);
+/* First NAME in a colon-separated directory list ($ORIGIN = origin), or NULL. */
+struct module *find_in_dirs(const char *list, const char *origin, const char *name, char **err);
+extern const char *const default_dirs;
 
 /* ---- bind.c: symbol lookup and who binds what ---- */
 struct binding {

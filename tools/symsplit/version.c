@@ -29,6 +29,9 @@ int parse_versions(struct module *m, void *elf, void *section, int need)
                 m->vers[ndx].name = elf_str(e, sh->sh_link, va.vna_name, &bad);
                 m->vers[ndx].present = 1;
                 m->vers[ndx].hidden = (va.vna_other & 0x8000) != 0;
+                GROW(m->vneeds, m->nvneeds, m->vneedcap);
+                m->vneeds[m->nvneeds++] = (struct vneed){ elf_str(e, sh->sh_link, vn.vn_file, &bad), m->vers[ndx].name,
+                                                          ndx, (va.vna_flags & VER_FLG_WEAK) != 0 };
                 if (!va.vna_next) break;
                 aoff += va.vna_next;
             }
@@ -39,9 +42,13 @@ int parse_versions(struct module *m, void *elf, void *section, int need)
             if (!gelf_getverdef(d, off, &vd) || !gelf_getverdaux(d, off + vd.vd_aux, &va)) return -1;
             unsigned ndx = vd.vd_ndx & 0x7fff;
             if (ndx >= (unsigned)m->nvers) return -1;
-            /* like ld.so, the base version (the soname) is not a name to match */
-            if (!(vd.vd_flags & VER_FLG_BASE)) m->vers[ndx].name = elf_str(e, sh->sh_link, va.vda_name, &bad);
+            /* like ld.so, the base version (the soname) is not a name to match
+             * a symbol's version, but a version need may name it */
+            const char *vn = elf_str(e, sh->sh_link, va.vda_name, &bad);
+            if (!(vd.vd_flags & VER_FLG_BASE)) m->vers[ndx].name = vn;
             m->vers[ndx].present = 1;
+            GROW(m->vdefs, m->nvdefs, m->vdefcap);
+            m->vdefs[m->nvdefs++] = vn;
             next = vd.vd_next;
         }
         if (!next) break;
