@@ -5,14 +5,18 @@
  * dynamic tags; each tag that names a table is checked against the section
  * we read instead, so the two cannot tell different stories. */
 #include "parse.h"
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__x86_64__)
 #define R_COPY_TYPE R_X86_64_COPY
+#define R_JUMP_SLOT_TYPE R_X86_64_JUMP_SLOT
 #elif defined(__aarch64__)
 #define R_COPY_TYPE R_AARCH64_COPY
+#define R_JUMP_SLOT_TYPE R_AARCH64_JUMP_SLOT
 #elif defined(__i386__)
 #define R_COPY_TYPE R_386_COPY
+#define R_JUMP_SLOT_TYPE R_386_JMP_SLOT
 #endif
 
 static int kind_of(int type)
@@ -53,8 +57,15 @@ int read_dynamic(struct parse *p)
         case DT_RPATH: m->rpath = elf_str(p->e, strtab, v, &oob); break;
         case DT_RUNPATH: m->runpath = elf_str(p->e, strtab, v, &oob); break;
         case DT_SYMBOLIC: m->symbolic = 1; break;
-        case DT_FLAGS: m->symbolic |= (v & DF_SYMBOLIC) != 0; break;
-        case DT_FLAGS_1: m->nodeflib = (v & DF_1_NODEFLIB) != 0; break;
+        case DT_BIND_NOW: m->bind_now = 1; break;
+        case DT_FLAGS:
+            m->symbolic |= (v & DF_SYMBOLIC) != 0;
+            m->bind_now |= (v & DF_BIND_NOW) != 0;
+            break;
+        case DT_FLAGS_1:
+            m->nodeflib = (v & DF_1_NODEFLIB) != 0;
+            m->bind_now |= (v & DF_1_NOW) != 0;
+            break;
         case DT_STRTAB:
             has_strtab = 1;
             if (same_table(p, "DT_STRTAB", v, ".dynstr", p->dynstr_sh.sh_addr)) return -1;
@@ -109,10 +120,11 @@ int read_dynsym(struct parse *p)
     p->nsyms = p->symd->d_size / gelf_fsize(p->e, ELF_T_SYM, 1, EV_CURRENT);
     if (p->versym && p->nsyms && read_versions(p)) return -1;
     p->sym2def = xcalloc(p->nsyms ? p->nsyms : 1, sizeof *p->sym2def);
+    p->sym2ref = xcalloc(p->nsyms ? p->nsyms : 1, sizeof *p->sym2ref);
     int rcap = 0, oob = 0;
     for (size_t i = 1; i < p->nsyms; i++) {
         GElf_Sym s;
-        p->sym2def[i] = -1;
+        p->sym2def[i] = p->sym2ref[i] = -1;
         if (!gelf_getsym(p->symd, i, &s)) return bad(p, "corrupt .dynsym entry %zu", i);
         int bind = GELF_ST_BIND(s.st_info), type = GELF_ST_TYPE(s.st_info), vis = GELF_ST_VISIBILITY(s.st_other);
         if (bind != STB_GLOBAL && bind != STB_WEAK && bind != STB_GNU_UNIQUE) continue;
@@ -122,7 +134,8 @@ int read_dynsym(struct parse *p)
         uint16_t vs = p->verd ? ((uint16_t *)p->verd->d_buf)[i] : 1;
         if (s.st_shndx == SHN_UNDEF) {
             GROW(m->refs, m->nrefs, rcap);
-            m->refs[m->nrefs++] = (struct ref){ name, name_hash(name), vs & 0x7fff, bind == STB_WEAK, kind_of(type) };
+            p->sym2ref[i] = m->nrefs;
+            m->refs[m->nrefs++] = (struct ref){ name, name_hash(name), vs & 0x7fff, bind == STB_WEAK, kind_of(type), 0 };
             continue;
         }
         /* what do_lookup_x accepts as a definition */
@@ -149,24 +162,35 @@ int read_relocs(struct parse *p)
 {
     struct module *m = p->m;
     Elf_Scn *scn = NULL;
+    char *seen = xcalloc(p->nsyms ? p->nsyms : 1, 1);
     while (p->nsyms && (scn = elf_nextscn(p->e, scn))) {
         GElf_Shdr sh;
         gelf_getshdr(scn, &sh);
         if ((sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL) || sh.sh_link != p->dynsym_ndx) continue;
         Elf_Data *d = elf_getdata(scn, NULL);
-        if (!d) return bad(p, "unreadable relocation section %zu: %s", elf_ndxscn(scn), elf_why("no data"));
+        if (!d) { free(seen); return bad(p, "unreadable relocation section %zu: %s", elf_ndxscn(scn), elf_why("no data")); }
         int rela = sh.sh_type == SHT_RELA;
         size_t n = d->d_size / gelf_fsize(p->e, rela ? ELF_T_RELA : ELF_T_REL, 1, EV_CURRENT);
         for (size_t i = 0; i < n; i++) {
             GElf_Rela r;
             GElf_Rel rl;
-            if (rela ? !gelf_getrela(d, i, &r) : !gelf_getrel(d, i, &rl))
+            if (rela ? !gelf_getrela(d, i, &r) : !gelf_getrel(d, i, &rl)) {
+                free(seen);
                 return bad(p, "corrupt relocation %zu in section %zu", i, elf_ndxscn(scn));
+            }
             uint64_t info = rela ? r.r_info : rl.r_info;
             size_t si = GELF_R_SYM(info);
-            if (si == 0 || si >= p->nsyms || p->sym2def[si] < 0) continue;
+            int slot = GELF_R_TYPE(info) == R_JUMP_SLOT_TYPE;
+            if (si == 0 || si >= p->nsyms) continue;
+            if (p->sym2ref[si] >= 0) {   /* lazy until some relocation needs it at load time */
+                struct ref *rf = &m->refs[p->sym2ref[si]];
+                rf->lazy = (rf->lazy || !seen[si]) && slot;
+                seen[si] = 1;
+            }
+            if (p->sym2def[si] < 0) continue;
             struct def *df = &m->defs[p->sym2def[si]];
             if (GELF_R_TYPE(info) == R_COPY_TYPE) { df->copy = 1; continue; }
+            df->self_lazy = (df->self_lazy || !df->self_reloc) && slot;
             if (!df->self_reloc) {
                 if (df->kind == K_FUNC) m->own_func_relocs++;
                 else m->own_data_relocs++;
@@ -174,5 +198,6 @@ int read_relocs(struct parse *p)
             df->self_reloc = 1;
         }
     }
+    free(seen);
     return 0;
 }

@@ -249,10 +249,12 @@ struct module *module_parse(void *map, size_t size, const char *path, int is_mai
     build_hash(m);
     set_origin(m, path, is_main);
     free(p.sym2def);
+    free(p.sym2ref);
     m->borrowed = 0;
     return m;
 fail:
     free(p.sym2def);
+    free(p.sym2ref);
     m->elf = p.e;
     module_free(m);
     return NULL;

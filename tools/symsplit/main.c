@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define USAGE "usage: symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind]]... [--allow FILE] [--json] [--info] EXECUTABLE...\n"
+#define USAGE "usage: symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind]]... [--dlsym NAME[@VER]]... [--host node|python] [--allow FILE] [--json] [--info] EXECUTABLE...\n"
 #define VERSION "symsplit 0.2 (split-state-lab)\n"
 
 #define HELP \
@@ -16,6 +16,9 @@
     "two live copies of one definition, references partitioned between them.\n" \
     "  --dlopen PATH[:flags]  a module the program opens at run time, in program order;\n" \
     "                         flags: local (default) | global, now | lazy, deepbind\n" \
+    "  --dlsym NAME[@VER]     the host looks NAME up on a --dlopen handle (globs, repeatable)\n" \
+    "  --host node|python     the entry points that host looks up (N-API, PyInit_*)\n" \
+    "                         without either, a handle-only use is at most MAYBE\n" \
     "  --allow FILE           allowlist: one 'SYMBOL [MODULE]' glob pair a line\n" \
     "  --json                 one JSON object instead of the table\n" \
     "  --info                 also print the rows that do not set the exit status\n" \
@@ -67,6 +70,7 @@ int main(int argc, char **argv)
     const char **exes = xcalloc(argc, sizeof *exes);
     int ndl = 0, nexe = 0, json = 0, show_all = 0;
     struct allow *allow = NULL;
+    struct dlsyms *dlsyms = NULL;
     char *err = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -74,7 +78,11 @@ int main(int argc, char **argv)
         if (!strcmp(a, "--version")) { fputs(VERSION, stdout); return 0; }
         if (!strcmp(a, "--json")) json = 1;
         else if (!strcmp(a, "--info")) show_all = 1;
-        else if (!strcmp(a, "--dlopen") || !strcmp(a, "--allow")) {
+        else if (!strcmp(a, "--dlsym") || !strcmp(a, "--host")) {
+            if (i + 1 >= argc) return usage(xasprintf("%s needs an argument", a));
+            if (!strcmp(a, "--dlsym")) dlsyms = dlsyms_add(dlsyms, argv[++i]);
+            else if (!(dlsyms = dlsyms_host(dlsyms, argv[++i], &err))) return usage(err);
+        } else if (!strcmp(a, "--dlopen") || !strcmp(a, "--allow")) {
             if (i + 1 >= argc) return usage(xasprintf("%s needs an argument", a));
             if (!strcmp(a, "--allow")) {
                 if (!(allow = allow_load(argv[++i], &err))) { fprintf(stderr, "symsplit: %s\n", err); return 2; }
@@ -100,6 +108,7 @@ int main(int argc, char **argv)
             errors++;
         } else {
             images++;
+            im.dlsyms = dlsyms;
             if (im.mods[0].m->is_static)
                 fprintf(stderr, "symsplit: note: %s is statically linked: nothing is bound at run time\n", exes[e]);
             if (getenv("SYMSPLIT_DEBUG"))     /* the closure in load order, for checking against ldd */

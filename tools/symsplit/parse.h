@@ -22,6 +22,7 @@ struct parse {
     size_t dynsym_ndx, nsyms;
     Elf_Data *symd, *verd;
     int *sym2def;            /* .dynsym index -> def index, -1 none */
+    int *sym2ref;            /* .dynsym index -> ref index, -1 none */
     int dcap;
 };
 /* Sets *p->err to "<path>: <defect>" and returns -1: every refusal is one line. */

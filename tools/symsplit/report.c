@@ -80,7 +80,10 @@ static void alive_because(char **s, const struct image *im, const char *name, co
         cat(s, "%s may be self-binding (no JUMP_SLOT/GLOB_DAT to any own function = -Bsymbolic-functions signature), "
                "but no direct call to %s was found%s", x, nm, "");
         break;
-    case H_HANDLE: cat(s, "dlsym on the --dlopen handle of %s finds %s's copy of %s first", x, x, nm); break;
+    case H_HANDLE:
+        if (f->ev_name) cat(s, "dlsym on a --dlopen handle finds %s's copy of %s first%s", x, nm, "");
+        else cat(s, "dlsym on the --dlopen handle of %s finds %s's copy of %s first", mname(im, f->ev_binder), x, nm);
+        break;
     case H_EXE_OWN: cat(s, "%s's own code uses it%s%s", x, "", ""); break;
     default: cat(s, "%s's reference resolves to %s's copy%s", mname(im, f->ev_binder), x, ""); break;
     }

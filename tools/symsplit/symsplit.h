@@ -38,6 +38,7 @@ struct def {                 /* an exported definition in .dynsym */
     uint8_t direct_call;     /* the module's code calls it directly (calls.c) */
     uint8_t dup;             /* another module in the run defines this name (dups.c) */
     uint8_t hidden_vis;      /* from .symtab: a hidden definition, bound by its module only */
+    uint8_t self_lazy;       /* the self-reference is a JUMP_SLOT only (bound at first call) */
     uint64_t value, size;    /* st_value, st_size */
     int next;                /* next def in the same hash bucket, -1 ends */
 };
@@ -46,6 +47,7 @@ struct ref {                 /* an undefined dynamic symbol the module needs */
     uint32_t hash;
     uint16_t ver;
     uint8_t weak, kind;
+    uint8_t lazy;            /* reached only through JUMP_SLOT: bound at first call unless BIND_NOW */
 };
 struct version { const char *name; uint8_t hidden, present; }; /* index -> name (verdef or verneed) */
 struct vneed { const char *file, *name; uint16_t ndx; uint8_t weak; };   /* one .gnu.version_r entry */
@@ -60,6 +62,7 @@ struct module {
     const char **needed; int nneeded;
     const char *rpath, *runpath;
     int symbolic, nodeflib;  /* DF_SYMBOLIC/DT_SYMBOLIC, DF_1_NODEFLIB */
+    int bind_now;            /* DT_BIND_NOW, DF_BIND_NOW or DF_1_NOW: no lazy slots */
     struct version *vers; int nvers; int has_versym;
     struct vneed *vneeds; int nvneeds, vneedcap;     /* versions it needs, per file */
     const char **vdefs; int nvdefs, vdefcap;         /* version names it defines (base included) */
@@ -110,8 +113,10 @@ struct lmod {
     int scope;               /* -1: global scope only; else index of a local searchlist */
     int *deps; int ndeps, depcap;     /* its DT_NEEDED, resolved to image indices */
     int deepbind;
+    int step;                /* 0: loaded at start-up; k: by the k-th --dlopen */
+    int now;                 /* binds every reference when loaded (BIND_NOW, RTLD_NOW) */
 };
-struct searchlist { int *idx; int n, cap; };
+struct searchlist { int *idx, *join; int n, cap; };   /* join: step it joined the global scope */
 struct image {
     const char *exe_path;
     struct lmod *mods; int n, cap;
@@ -119,11 +124,14 @@ struct image {
     struct searchlist *locals; int nlocals;
     int *roots;                       /* roots[k]: the --dlopen module whose searchlist is locals[k] */
     struct missing { const char *name; int req; } *missing; int nmissing;   /* NEEDED found by no search rule */
+    const struct dlsyms *dlsyms;      /* what the host looks up on a handle; NULL: not given */
 };
 struct dlopen_req { const char *path; enum scopekind kind; int deepbind, lazy; };
 /* Builds the image.  Returns 0, or -1 with *err set (malformed file, cycle...). */
 int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, int ndl, char **err);
 void image_free(struct image *im);
+int image_promote(struct image *im, int k);   /* dlopen k becomes RTLD_GLOBAL; returns the undo mark */
+void image_demote(struct image *im, int mark);
 struct module *load_path(const char *path, int is_main, char **err, int *skip);
 struct module *find_library(const struct image *im, int req, const char *name, char **err);
 /* First NAME in a colon-separated directory list ($ORIGIN = origin), or NULL. */
@@ -147,10 +155,19 @@ enum bindhow { BINDHOWS(ENUM_ITEM) };
 enum confidence { CONFIDENCES(ENUM_ITEM) };
 extern const char *const how_name[], *const conf_name[];
 int lookup(const struct image *im, int from, const char *name, uint32_t hash,
-           const char *ver, int ver_hidden, int skip, int *defidx);
+           const char *ver, int ver_hidden, int lazy, int *defidx);
 int lookup_in(const struct image *im, const struct searchlist *sl, const char *name, uint32_t hash,
               const char *ver, int *defidx);
 int self_binding(struct module *m, int defidx, int *how, int *conf);
+
+/* ---- dlsym.c: what the host program looks up on a dlopen handle ---- */
+struct dlsyms;
+/* Adds "NAME[@VERSION]" (globs) or a --host preset; NULL or -1 with *err. */
+struct dlsyms *dlsyms_add(struct dlsyms *d, const char *pattern);
+struct dlsyms *dlsyms_host(struct dlsyms *d, const char *host, char **err);
+/* Does the host look up name?  *ver: in, the definition's version; out, the
+ * version it asks for (NULL: dlsym, the default version). */
+int dlsym_wanted(const struct dlsyms *d, const char *name, const char **ver);
 
 /* ---- split.c / report.c ---- */
 struct allow;
