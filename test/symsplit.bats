@@ -35,6 +35,14 @@ truth() { timeout -k 2 10 "$FX/$1/app" > /dev/null 2>&1; }
     assert_line --regexp "^SPLIT +med +reg_count +.*app carries its own copy of reg_count.*libreg.so is probably self-binding: its code calls its own reg_add directly.*\[confidence: likely\]"
 }
 
+@test "symsplit: a captured function that touches no state is INFO, though its library has state elsewhere" {
+    run truth ok-stateless-fn
+    assert_success
+    run ss --info "$FX/ok-stateless-fn/app"
+    assert_success
+    assert_line --regexp "^INFO .* reg_api .*reaches no private state \\(per disassembly of the function and its callees\\)"
+}
+
 @test "symsplit: plain interposition (libreg calls through its PLT) is cleared, as running it shows" {
     run truth ok-interpose
     assert_success

@@ -64,6 +64,7 @@ const char *elf_str(void *elf, size_t strndx, size_t off, int *bad_ref)
 void module_free(struct module *m)
 {
     if (!m) return;
+    funcstate_free(m->fstate);
     if (m->elf) elf_end(m->elf);
     if (m->map && m->size && !m->borrowed) munmap(m->map, m->size);
     free(m->needed); free(m->vers); free(m->vneeds); free(m->vdefs); free(m->defs); free(m->dups); free(m->refs); free(m->bucket);
@@ -242,6 +243,8 @@ struct module *module_parse(void *map, size_t size, const char *path, int is_mai
     if (check_ident(&p, wrong_arch) || check_tables(&p) || read_segments(&p) || read_sections(&p)) goto fail;
     m->elf = p.e;
     m->is_static = !p.has_dynamic;
+    m->relro_lo = p.relro_lo;
+    m->relro_hi = p.relro_hi;
     m->is_dyn_exe = p.eh.e_type == ET_EXEC || p.has_interp;
     if (read_dynamic(&p) || read_dynsym(&p) || read_relocs(&p)) goto fail;
     m->ndefs_dyn = m->ndefs;

@@ -58,18 +58,26 @@ static const char *stateless(const struct image *im, int ta, const struct def *d
     return NULL;
 }
 
-/* Does the module's code reach state of its own?  Exact when .symtab is
- * there; otherwise its writable bytes less the exported data it reaches
- * through the GOT, against a floor for the C runtime's own few bytes. */
-static int has_state(const struct module *m)
+/* Does the live copy of the function reach state of its own?  Per
+ * function when its code can be followed (funcstate.c); else per module:
+ * exact when .symtab is there, otherwise its writable bytes less the
+ * exported data it reaches through the GOT, against a floor for the C
+ * runtime's own few bytes.  *how says which. */
+static int has_state(struct module *m, const struct def *d, const char **how, int *proven)
 {
+    int fs = function_state(m, d);
+    *proven = 1;
+    if (fs >= 0) { *how = "per disassembly of the function and its callees"; return fs; }
+    *how = m->private_state >= 0 ? "per .symtab" : "estimated from .data/.bss sizes";
     if (m->private_state >= 0) return m->private_state > 0;
+    *proven = 0;
     return m->state_bytes > m->shared_data && m->state_bytes - m->shared_data >= STATE_MIN;
 }
 
 void decide_capture(const struct image *im, const struct finding *f, struct decision *d)
 {
-    const struct module *mx = im->mods[f->x].m, *my = im->mods[f->target].m;
+    struct module *mx = im->mods[f->x].m;
+    const struct module *my = im->mods[f->target].m;
     const struct def *dx = &mx->defs[f->xdef], *dy = &my->defs[f->def];
     int data = dx->kind == K_DATA || dy->kind == K_DATA;
     memset(d, 0, sizeof *d);
@@ -81,12 +89,14 @@ void decide_capture(const struct image *im, const struct finding *f, struct deci
                     "only their addresses differ";
     /* a function's second copy matters through the state behind it: the
      * copy still in use must reach state of its own */
-    if (!data && !d->reason && !has_state(mx))
-        d->reason = d->owned = xasprintf("the copy in %s reaches no private state (%s): the data behind it is exported "
-                                         "and reached through GOT relocations, so both copies of the code share one state",
-                                         mname(im, f->x), mx->private_state >= 0 ? "per .symtab" : "estimated from .data/.bss sizes");
-    /* med when .symtab proves the state, low when it is estimated */
-    d->sev = d->reason ? "info" : data ? "high" : mx->private_state > 0 ? "med" : "low";
+    const char *how = NULL;
+    int proven = 0;
+    if (!data && !d->reason && !has_state(mx, dx, &how, &proven))
+        d->reason = d->owned = xasprintf("the copy in %s reaches no private state (%s): whatever data it works on is "
+                                         "reached through the GOT, so both copies of the code share one state",
+                                         mname(im, f->x), how);
+    /* med when disassembly or .symtab proves the state, low when it is estimated */
+    d->sev = d->reason ? "info" : data ? "high" : proven ? "med" : "low";
     /* only "possible" evidence: reported, but it does not make the exit status */
     d->cls = d->reason ? V_INFO : f->conf == C_POSSIBLE ? V_MAYBE : V_SPLIT;
 }

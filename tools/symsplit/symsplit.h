@@ -76,6 +76,8 @@ struct module {
     int ndefs_dyn;           /* defs[0..ndefs_dyn) come from .dynsym, the rest are hidden (symtab.c) */
     void *map; size_t size; void *elf; int borrowed;
     int scanned;             /* calls.c has looked for direct calls */
+    uint64_t relro_lo, relro_hi;   /* PT_GNU_RELRO: read-only after start-up */
+    void *fstate;            /* funcstate.c's per-module tables, built on first use */
     int *dups; int ndups, dupcap;  /* defs whose name another module defines too */
 };
 /* Returns a module or NULL with *err set to a one-line reason.  *wrong_arch is set
@@ -96,6 +98,11 @@ void module_symtab(struct module *m, void *elf, int *dcap);
 
 /* ---- calls.c ---- */
 int calls_itself(struct module *m, int defidx);   /* 1: code calls this own export directly */
+
+/* ---- funcstate.c ---- */
+int function_state(struct module *m, const struct def *d);  /* 1 own state, 0 none, -1 unknown */
+void funcstate_free(void *fstate);
+int insn_boundary(struct module *m, uint64_t addr);          /* 1 yes, 0 no, -1 unknown */
 
 /* ---- dups.c ---- */
 void dups_register(struct module *m);
