@@ -191,6 +191,26 @@ bad_input() {   # file: one line on stderr naming it, exit 2
     bad_input "$b/nonexistent" "$b/nonexistent: No such file"
 }
 
+# ---- issue 16: name collisions and latent captures ----
+@test "symsplit: a captured name whose two definitions differ in size is SPLIT high (a collision), as running it shows" {
+    d=$FX/collision
+    run timeout -k 2 10 "$d/app" "$d/colla.so:global" "$d/collb.so"
+    assert_failure 1
+    run ss --dlopen "$d/colla.so:global" --dlopen "$d/collb.so" "$d/app"
+    assert_failure 1
+    assert_line --regexp "^SPLIT +high +table .*collb.so's own interposable reference to table .*resolves to colla.so's copy.*different entities \\(collb.so: 32 bytes, colla.so: 16 bytes\\).*\\[confidence: certain\\]"
+}
+
+@test "symsplit: the same collision in two local scopes is LATENT high, naming the promotion; exit 0, as running it shows" {
+    d=$FX/collision
+    run timeout -k 2 10 "$d/app" "$d/colla.so" "$d/collb.so"
+    assert_success
+    run ss --dlopen "$d/colla.so" --dlopen "$d/collb.so" "$d/app"
+    assert_success
+    assert_line --regexp "^LATENT +high +table .*if colla.so were opened RTLD_GLOBAL"
+    assert_line --partial "0 cannot load, 1 latent"
+}
+
 @test "symsplit: a DT_NEEDED loop loads as ld.so loads it" {
     run timeout -k 2 10 "$FX/bad/needloop/app"
     want=$status

@@ -71,7 +71,8 @@ int lookup(const struct image *im, int from, const char *name, uint32_t hash,
 }
 
 /* Do m's own references to a definition bind to it without a lookup?
- * Certain for DF_SYMBOLIC and protected symbols.  For a function that m never
+ * Certain for DF_SYMBOLIC and protected symbols; likely for a hidden copy
+ * seen in .symtab.  For a function that m never
  * reaches through a relocation: "likely" when m's code calls it directly
  * (calls.c), "possible" when m merely has the -Bsymbolic-functions signature
  * (no JUMP_SLOT/GLOB_DAT to any own function), which a library that never
@@ -83,7 +84,8 @@ int self_binding(struct module *m, int defidx, int *how, int *conf)
     /* linker-made markers (_edata, __bss_start: NOTYPE) are nobody's state;
      * STB_GNU_UNIQUE is made one per process by ld.so whatever the flags */
     if (d->kind == K_OTHER || d->bind == STB_GNU_UNIQUE) return 0;
-    if (d->hidden_vis) { *how = H_HIDDEN; return 1; }
+    /* .symtab is no loader fact: what the static linker bound is likely, not certain */
+    if (d->hidden_vis) { *how = H_HIDDEN; *conf = C_LIKELY; return 1; }
     if (m->symbolic) { *how = H_SYMBOLIC; return 1; }
     if (d->vis == STV_PROTECTED) { *how = H_PROTECTED; return 1; }
     if (d->kind != K_FUNC) return 0;

@@ -152,7 +152,7 @@ int read_dynsym(struct parse *p)
         m->defs[m->ndefs++] = (struct def){ .name = name, .hash = name_hash(name), .ver = vs & 0x7fff,
                                             .hidden = (vs & 0x8000) != 0, .kind = kind_of(type), .vis = vis,
                                             .bind = bind, .readonly = ro, .value = s.st_value,
-                                            .size = s.st_size, .next = -1 };
+                                            .size = s.st_size, .shndx = s.st_shndx, .next = -1 };
         m->n_func_exports += kind_of(type) == K_FUNC;
     }
     return 0;

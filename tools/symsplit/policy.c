@@ -2,7 +2,7 @@
  * copy is still in use) to a class and a severity, and from the counts of
  * each class to the exit status.  Wording lives in report.c. */
 #include "policy.h"
-#include <elf.h>
+#include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +74,30 @@ static int has_state(struct module *m, const struct def *d, const char **how, in
     return m->state_bytes > m->shared_data && m->state_bytes - m->shared_data >= STATE_MIN;
 }
 
+/* The bytes of a definition in pure read-only data (no relocation applies
+ * there), or NULL. */
+static const unsigned char *rodata_bytes(const struct module *m, const struct def *d)
+{
+    GElf_Shdr sh;
+    Elf_Scn *scn = d->shndx && d->shndx < SHN_LORESERVE ? elf_getscn(m->elf, d->shndx) : NULL;
+    if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS || (sh.sh_flags & (SHF_WRITE | SHF_EXECINSTR)))
+        return NULL;
+    if (d->value >= m->relro_lo && d->value < m->relro_hi) return NULL;
+    if (d->value < sh.sh_addr || d->value + d->size > sh.sh_addr + sh.sh_size) return NULL;
+    uint64_t off = sh.sh_offset + (d->value - sh.sh_addr);
+    return off + d->size <= m->size ? (const unsigned char *)m->map + off : NULL;
+}
+
+/* Different sizes of one data object (a vtable of 64 bytes and one of 96
+ * are two classes), or different bytes of read-only data of one size. */
+int different_entities(const struct module *a, const struct def *da, const struct module *b, const struct def *db)
+{
+    if (da->kind != K_DATA || db->kind != K_DATA || !da->size || !db->size) return 0;
+    if (da->size != db->size) return 1;
+    const unsigned char *x = rodata_bytes(a, da), *y = rodata_bytes(b, db);
+    return x && y && memcmp(x, y, da->size) != 0;
+}
+
 void decide_capture(const struct image *im, const struct finding *f, struct decision *d)
 {
     struct module *mx = im->mods[f->x].m;
@@ -81,22 +105,22 @@ void decide_capture(const struct image *im, const struct finding *f, struct deci
     const struct def *dx = &mx->defs[f->xdef], *dy = &my->defs[f->def];
     int data = dx->kind == K_DATA || dy->kind == K_DATA;
     memset(d, 0, sizeof *d);
-    d->reason = data ? NULL : stateless(im, f->x, dx, f->target, dy);
+    d->reason = data || f->collision ? NULL : stateless(im, f->x, dx, f->target, dy);
     /* constants (a COPY of read-only data, or two read-only copies) hold the
      * same bytes for ever: only their addresses differ */
-    if (data && (dx->readonly || dx->copy) && (dy->readonly || dy->copy) && !(dx->copy && dy->copy))
+    if (data && !f->collision && (dx->readonly || dx->copy) && (dy->readonly || dy->copy) && !(dx->copy && dy->copy))
         d->reason = "read-only data (constants, vtables, typeinfo after RELRO): both copies hold the same bytes for ever, "
                     "only their addresses differ";
     /* a function's second copy matters through the state behind it: the
      * copy still in use must reach state of its own */
     const char *how = NULL;
     int proven = 0;
-    if (!data && !d->reason && !has_state(mx, dx, &how, &proven))
+    if (!data && !f->collision && !d->reason && !has_state(mx, dx, &how, &proven))
         d->reason = d->owned = xasprintf("the copy in %s reaches no private state (%s): whatever data it works on is "
                                          "reached through the GOT, so both copies of the code share one state",
                                          mname(im, f->x), how);
     /* med when disassembly or .symtab proves the state, low when it is estimated */
-    d->sev = d->reason ? "info" : data ? "high" : proven ? "med" : "low";
+    d->sev = d->reason ? "info" : data || f->collision ? "high" : proven ? "med" : "low";
     /* only "possible" evidence: reported, but it does not make the exit status */
     d->cls = d->reason ? V_INFO : f->conf == C_POSSIBLE ? V_MAYBE : V_SPLIT;
 }
@@ -106,6 +130,13 @@ void decide_noload(struct decision *d, int fragile)
     memset(d, 0, sizeof *d);
     d->cls = V_NOLOAD;
     d->sev = fragile ? "med" : "high";   /* med: loads, but only from one current directory */
+}
+
+int decide_latent(struct decision *d)
+{
+    if (d->cls != V_SPLIT) return 0;   /* only a would-be split is worth a LATENT row */
+    d->cls = V_LATENT;
+    return 1;
 }
 
 void decision_free(struct decision *d) { free(d->owned); d->owned = NULL; }

@@ -28,6 +28,9 @@ struct decision {
 void decide_capture(const struct image *im, const struct finding *f, struct decision *d);
 /* Something ld.so would refuse (loadable.c); fragile: it loads from one directory only. */
 void decide_noload(struct decision *d, int fragile);
+/* A finding of a latent pass (one module assumed promoted): 1 and
+ * d->cls = V_LATENT when it would be a split, else 0 (not reported). */
+int decide_latent(struct decision *d);
 void decision_free(struct decision *d);
 /* Is a finding about name, among these modules, on the allowlist? */
 int decide_allowed(const struct allow *a, const struct image *im, const char *name, const struct binding *b, int n);

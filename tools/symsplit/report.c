@@ -8,6 +8,8 @@
 
 struct report {
     int json, show_all, header, suppressed, partial, naive;
+    const char *promoted;            /* latent pass: the module assumed RTLD_GLOBAL, else NULL */
+    struct strmap seen;              /* image, symbol, binder, live copy of each SPLIT/LATENT row */
     int count[V_NCLASS];
     struct allow *allow;
     char **rows; int nrows, cap;     /* JSON objects, printed at the end */
@@ -22,6 +24,7 @@ struct report *report_new(int json, int show_all, struct allow *allow)
     return r;
 }
 const int *report_counts(const struct report *r) { return r->count; }
+void report_promoted(struct report *r, const char *module) { r->promoted = module; }
 
 static const char *mname(const struct image *im, int i) { return module_name(im->mods[i].m); }
 
@@ -67,6 +70,16 @@ static void alive_because(char **s, const struct image *im, const char *name, co
 {
     const struct module *X = im->mods[f->x].m;
     const char *x = mname(im, f->x), *nm = f->ev_name ? f->ev_name : name;
+    if (f->ev_how < 0) {   /* a collision: the capture is the finding */
+        const struct def *dx = &X->defs[f->xdef], *dy = &im->mods[f->target].m->defs[f->def];
+        char *sz = xasprintf("%llu", (unsigned long long)dx->size), *sy = xasprintf("%llu", (unsigned long long)dy->size);
+        cat(s, "; the two are different entities (%s: %s bytes, ", x, sz, "");
+        cat(s, "%s: %s bytes%s)", mname(im, f->target), sy, dx->size == dy->size ? ", different contents" : "");
+        cat(s, ": %s's code works on %s's, built for another definition%s", x, mname(im, f->target), "");
+        free(sz);
+        free(sy);
+        return;
+    }
     cat(s, "; while %s's copy stays in use: %s%s", x, "", "");
     switch (f->ev_how) {
     case H_SYMBOLIC: cat(s, "%s is linked -Bsymbolic (DF_SYMBOLIC), its references bind its own %s%s", x, nm, ""); break;
@@ -131,17 +144,27 @@ int report_split(struct report *r, const struct image *im, const char *name, con
     struct decision d;
     decide_capture(im, f, &d);
     const struct module *mx = im->mods[f->x].m, *my = im->mods[f->target].m;
-    char *why = xasprintf("in %s: ", im->exe_path);
+    /* a finding already made stays one row; in a latent pass only what the
+     * promotion adds is reported */
+    char *key = xasprintf("%s\1%s\1%s\1%s", im->exe_path, name, mname(im, f->binder), mx->path);
+    int dup = strmap_get(&r->seen, key) != NULL;
+    if (r->promoted && (dup || !decide_latent(&d))) { free(key); decision_free(&d); return 0; }
+    if (d.cls == V_SPLIT || d.cls == V_LATENT) strmap_put(&r->seen, key, r);
+    free(key);
+    char *why = r->promoted ? xasprintf("in %s, if %s were opened RTLD_GLOBAL (or promoted with RTLD_NOLOAD|RTLD_GLOBAL): ",
+                                        im->exe_path, r->promoted)
+                            : xasprintf("in %s: ", im->exe_path);
     captured(&why, im, name, f);
     alive_because(&why, im, name, f);
-    if (d.reason) cat(&why, " -> stateless code partition: %s; no state is shared, so nothing diverges%s%s", d.reason, "", "");
+    if (f->collision) cat(&why, " -> name collision: one name, two entities%s%s%s", "", "", "");
+    else if (d.reason) cat(&why, " -> stateless code partition: %s; no state is shared, so nothing diverges%s%s", d.reason, "", "");
     else cat(&why, " -> two live copies diverge%s%s%s",
              mx->defs[f->xdef].kind == K_DATA || my->defs[f->def].kind == K_DATA ? "" : " (function with private state behind it)",
              "", "");
     cat(&why, " [confidence: %s]%s%s", conf_name[f->conf], "", "");
     char *jb = json_str(mname(im, f->binder)), *jy = json_str(my->path), *jx = json_str(mx->path);
     char *extra = xasprintf(",\"binder\":%s,\"binds\":%s,\"binding\":\"%s\",\"live_copy\":%s,\"evidence\":\"%s\"",
-                            jb, jy, how_name[f->how], jx, how_name[f->ev_how]);
+                            jb, jy, how_name[f->how], jx, f->ev_how < 0 ? "collision" : how_name[f->ev_how]);
     report_row(r, im, &d, name, f->conf, why, extra);
     free(jb); free(jy); free(jx); free(extra); free(why);
     decision_free(&d);
@@ -150,7 +173,7 @@ int report_split(struct report *r, const struct image *im, const char *name, con
 
 void report_partial(struct report *r) { r->partial++; }
 
-void report_naive(struct report *r, int has_duplicates) { r->naive += has_duplicates != 0; }
+void report_naive(struct report *r, int has_duplicates) { r->naive += !r->promoted && has_duplicates; }
 
 void report_finish(struct report *r, int images, int errors)
 {

@@ -115,7 +115,8 @@ static int component(struct ctx *c, int x, int y, const char **name, int *how)
         for (int j = 0; j < X->ndups && best != C_CERTAIN; j++) {
             int k = X->dups[j];
             const struct def *d = &X->defs[k];
-            if (d->bind == STB_WEAK || module_find_defs(Y, d->name, d->hash) < 0) continue;
+            /* only code says code is running (a hidden typeinfo string does not) */
+            if (d->kind != K_FUNC || d->bind == STB_WEAK || module_find_defs(Y, d->name, d->hash) < 0) continue;
             if (!self_binding(X, k, &h, &conf) || h == H_BSYMFUNC) continue;
             if (best < 0 || conf < best) { best = conf; bhow = h; bname = d->name; }
         }
@@ -173,11 +174,17 @@ static int capture(struct ctx *c, const struct group *gr, struct finding *out)
             int x = gr->dm[k], xd = gr->dk[k];
             const struct module *X = im->mods[x].m;
             if (x == b->target || !cl[x] || !same_interface(X, &X->defs[xd], Y, yd)) continue;
-            struct finding f = { b->binder, b->target, b->def, b->how, x, xd, 0, 0, 0, NULL };
+            int diff = different_entities(X, &X->defs[xd], Y, yd);
+            /* a hidden namesake with other code is not a copy of the interposing definition */
+            if (diff && X->defs[xd].hidden_vis) continue;
+            struct finding f = { b->binder, b->target, b->def, b->how, x, xd, 0, 0, 0, NULL, diff };
             /* running code keeps a copy of code in use, never a copy of data;
              * C++ vague linkage is reported as such whatever the evidence */
             int name_only = yd->kind != K_FUNC || X->defs[xd].kind != K_FUNC || weak_func(yd) || weak_func(&X->defs[xd]);
             f.conf = alive(c, gr, x, xd, b->target, name_only, &f);
+            /* a collision needs no live copy: code built for X's entity now
+             * works on Y's, a binding the loader made (certain) */
+            if (diff) { f.conf = C_CERTAIN; f.ev_how = -1; f.ev_name = NULL; }
             if (f.conf < 0) continue;
             if (!found || f.conf < out->conf) { *out = f; found = 1; }
         }

@@ -40,6 +40,7 @@ struct def {                 /* an exported definition in .dynsym */
     uint8_t hidden_vis;      /* from .symtab: a hidden definition, bound by its module only */
     uint8_t self_lazy;       /* the self-reference is a JUMP_SLOT only (bound at first call) */
     uint64_t value, size;    /* st_value, st_size */
+    uint16_t shndx;          /* st_shndx: where its bytes are */
     int next;                /* next def in the same hash bucket, -1 ends */
 };
 struct ref {                 /* an undefined dynamic symbol the module needs */
@@ -189,7 +190,10 @@ struct finding {
     int x, xdef, conf;
     int ev_how, ev_binder;
     const char *ev_name;
+    int collision;           /* the two definitions are different entities (sizes or bytes differ) */
 };
+/* policy.c: two definitions of one name that are not copies of one thing. */
+int different_entities(const struct module *a, const struct def *da, const struct module *b, const struct def *db);
 void report_finish(struct report *r, int images, int errors);
 struct allow *allow_load(const char *path, char **err);
 int allow_match(const struct allow *a, const char *sym, const char *const *mods, int nmods);
