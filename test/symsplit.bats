@@ -211,6 +211,17 @@ bad_input() {   # file: one line on stderr naming it, exit 2
     assert_line --partial "0 cannot load, 1 latent"
 }
 
+@test "symsplit: a library present in two modules is one COPY row listing both; exit 0, 1 with --strict" {
+    d=$FX/copies
+    run ss --dlopen "$d/plugz1.so" --dlopen "$d/plugz2.so" "$d/app"
+    assert_success
+    assert_line --regexp "^COPY +low +zlib +.*zlib in 2 copies: plugz1.so \\(exported\\), plugz2.so \\(exported\\)"
+    run ss --strict --dlopen "$d/plugz1.so" --dlopen "$d/plugz2.so" "$d/app"
+    assert_failure 1
+    run ss "$FX/ok-interpose/app"       # no --dlopen, no --copies: not looked for
+    refute_line --partial COPY
+}
+
 @test "symsplit: a DT_NEEDED loop loads as ld.so loads it" {
     run timeout -k 2 10 "$FX/bad/needloop/app"
     want=$status

@@ -65,6 +65,7 @@ void module_free(struct module *m)
 {
     if (!m) return;
     funcstate_free(m->fstate);
+    copies_free(m->copies);
     if (m->elf) elf_end(m->elf);
     if (m->map && m->size && !m->borrowed) munmap(m->map, m->size);
     free(m->needed); free(m->vers); free(m->vneeds); free(m->vdefs); free(m->defs); free(m->dups); free(m->refs); free(m->bucket);

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define USAGE "usage: symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind]]... [--dlsym NAME[@VER]]... [--host node|python] [--allow FILE] [--json] [--info] EXECUTABLE...\n"
+#define USAGE "usage: symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind]]... [--dlsym NAME[@VER]]... [--host node|python] [--allow FILE] [--json] [--info] [--copies] [--strict] EXECUTABLE...\n"
 #define VERSION "symsplit 0.2 (split-state-lab)\n"
 
 #define HELP \
@@ -21,8 +21,10 @@
     "                         without either, a handle-only use is at most MAYBE\n" \
     "  --allow FILE           allowlist: one 'SYMBOL [MODULE]' glob pair a line\n" \
     "  --json                 one JSON object instead of the table\n" \
-    "  --info                 also print the rows that do not set the exit status\n" \
-    "Exit: 0 no split, 1 split found, 2 error (bad input, bad usage).\n"
+    "  --info                 also print MAYBE and INFO rows\n" \
+    "  --copies               COPY rows (libraries in 2+ copies) also without --dlopen\n" \
+    "  --strict               LATENT and COPY rows set the exit status too\n" \
+    "Exit: 0 no split, 1 split found, 2 error (bad input, bad usage), 3 an image cannot load.\n"
 
 /* One line: what is wrong, and where to look. */
 static int usage(const char *why)
@@ -75,7 +77,7 @@ int main(int argc, char **argv)
 {
     struct dlopen_req *dl = xcalloc(argc, sizeof *dl);
     const char **exes = xcalloc(argc, sizeof *exes);
-    int ndl = 0, nexe = 0, json = 0, show_all = 0;
+    int ndl = 0, nexe = 0, json = 0, show_all = 0, strict = 0, copies = 0;
     struct allow *allow = NULL;
     struct dlsyms *dlsyms = NULL;
     char *err = NULL;
@@ -84,6 +86,8 @@ int main(int argc, char **argv)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(USAGE HELP, stdout); return 0; }
         if (!strcmp(a, "--version")) { fputs(VERSION, stdout); return 0; }
         if (!strcmp(a, "--json")) json = 1;
+        else if (!strcmp(a, "--strict")) strict = 1;
+        else if (!strcmp(a, "--copies")) copies = 1;
         else if (!strcmp(a, "--info")) show_all = 1;
         else if (!strcmp(a, "--dlsym") || !strcmp(a, "--host")) {
             if (i + 1 >= argc) return usage(xasprintf("%s needs an argument", a));
@@ -124,6 +128,9 @@ int main(int argc, char **argv)
             if (im.nmissing) report_partial(r);
             check_loadable(r, &im);
             analyse_image(r, &im);
+            /* library copies: asked for, or a process with plugins (the
+             * system sweep, one executable at a time, does not pay for it) */
+            if (copies || im.nlocals) report_copies(r, &im);
             /* latent captures: each RTLD_LOCAL dlopen assumed RTLD_GLOBAL in turn */
             for (int k = 0; k < im.nlocals; k++) {
                 if (im.locals[k].n && in_global(&im, im.roots[k])) continue;
@@ -138,5 +145,5 @@ int main(int argc, char **argv)
     }
     report_finish(r, images, errors);
     fflush(stdout);
-    return exit_status(report_counts(r), errors, 0);
+    return exit_status(report_counts(r), errors, strict);
 }

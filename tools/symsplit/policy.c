@@ -132,6 +132,13 @@ void decide_noload(struct decision *d, int fragile)
     d->sev = fragile ? "med" : "high";   /* med: loads, but only from one current directory */
 }
 
+void decide_copy(struct decision *d, const char *sev)
+{
+    memset(d, 0, sizeof *d);
+    d->cls = V_COPY;
+    d->sev = sev;    /* from the state the library holds (copies.c's table) */
+}
+
 int decide_latent(struct decision *d)
 {
     if (d->cls != V_SPLIT) return 0;   /* only a would-be split is worth a LATENT row */

@@ -11,7 +11,7 @@
     X(V_SPLIT, "SPLIT", 1)     /* a capture whose captured copy stays live */ \
     X(V_LATENT, "LATENT", 1)   /* one promotion (RTLD_GLOBAL) away from a capture */ \
     X(V_MAYBE, "MAYBE", 0)     /* a split by "possible" evidence only */ \
-    X(V_COPY, "COPY", 0)       /* one library present in 2+ copies, each bound by its own users */ \
+    X(V_COPY, "COPY", 1)       /* one library present in 2+ copies, each bound by its own users */ \
     X(V_INFO, "INFO", 0)       /* the shape of a split, but nothing can diverge */
 #define VCLASS_ITEM(id, name, shown) id,
 enum vclass { VERDICTS(VCLASS_ITEM) V_NCLASS };
@@ -31,6 +31,8 @@ void decide_noload(struct decision *d, int fragile);
 /* A finding of a latent pass (one module assumed promoted): 1 and
  * d->cls = V_LATENT when it would be a split, else 0 (not reported). */
 int decide_latent(struct decision *d);
+/* A library in 2+ copies (copies.c): informative; sev from the state it holds. */
+void decide_copy(struct decision *d, const char *sev);
 void decision_free(struct decision *d);
 /* Is a finding about name, among these modules, on the allowlist? */
 int decide_allowed(const struct allow *a, const struct image *im, const char *name, const struct binding *b, int n);

@@ -14,4 +14,6 @@ void report_naive(struct report *r, int has_duplicates);
 void report_partial(struct report *r);
 /* loadable.c: NOLOAD rows for what ld.so would refuse; returns how many. */
 int check_loadable(struct report *r, const struct image *im);
+/* copies.c: COPY rows, one per library present in 2+ copies; returns how many. */
+int report_copies(struct report *r, const struct image *im);
 #endif

@@ -79,6 +79,7 @@ struct module {
     int scanned;             /* calls.c has looked for direct calls */
     uint64_t relro_lo, relro_hi;   /* PT_GNU_RELRO: read-only after start-up */
     void *fstate;            /* funcstate.c's per-module tables, built on first use */
+    void *copies;            /* copies.c's fingerprint of the module, built on first use */
     int *dups; int ndups, dupcap;  /* defs whose name another module defines too */
 };
 /* Returns a module or NULL with *err set to a one-line reason.  *wrong_arch is set
@@ -103,6 +104,7 @@ int calls_itself(struct module *m, int defidx);   /* 1: code calls this own expo
 /* ---- funcstate.c ---- */
 int function_state(struct module *m, const struct def *d);  /* 1 own state, 0 none, -1 unknown */
 void funcstate_free(void *fstate);
+void copies_free(void *copies);
 int insn_boundary(struct module *m, uint64_t addr);          /* 1 yes, 0 no, -1 unknown */
 
 /* ---- dups.c ---- */
