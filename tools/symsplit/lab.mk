@@ -21,22 +21,24 @@ symsplit-sweep: $(SYMSPLIT)
 symsplit-bench: $(SYMSPLIT)
 	$(Q)$(SYMSPLIT_DIR)/bench $(SYMSPLIT)
 
+# -lcapstone: the disassembler (funcstate.c, calls.c); -lstdc++: its
+# __cxa_demangle names C++ symbols (demangle.c)
 $(SYMSPLIT): $(SYMSPLIT_SRCS) $(SYMSPLIT_HDRS)
 	@mkdir -p $(@D)
-	$(Q)$(CC) -O2 -g $(SYMSPLIT_CFLAGS) -o $@ $(SYMSPLIT_SRCS) -lelf -lcapstone
+	$(Q)$(CC) -O2 -g $(SYMSPLIT_CFLAGS) -o $@ $(SYMSPLIT_SRCS) -lelf -lcapstone -lstdc++
 
 # The same program under AddressSanitizer + UndefinedBehaviorSanitizer; the
 # tests run it over every input they have (a finding there is a test failure).
 $(SYMSPLIT_SAN): $(SYMSPLIT_SRCS) $(SYMSPLIT_HDRS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
-	    $(SYMSPLIT_CFLAGS) -o $@ $(SYMSPLIT_SRCS) -lelf -lcapstone
+	    $(SYMSPLIT_CFLAGS) -o $@ $(SYMSPLIT_SRCS) -lelf -lcapstone -lstdc++
 
 # libFuzzer target (clang only): fuzz.c feeds bytes to the ELF parser.
 $(SYMSPLIT_FUZZ): $(SYMSPLIT_DIR)/fuzz.c $(addprefix $(SYMSPLIT_DIR)/,$(SYMSPLIT_LIB)) $(SYMSPLIT_HDRS)
 	@mkdir -p $(@D)
 	$(Q)clang -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(SYMSPLIT_CFLAGS) \
-	    -o $@ $(SYMSPLIT_DIR)/fuzz.c $(addprefix $(SYMSPLIT_DIR)/,$(SYMSPLIT_LIB)) -lelf -lcapstone
+	    -o $@ $(SYMSPLIT_DIR)/fuzz.c $(addprefix $(SYMSPLIT_DIR)/,$(SYMSPLIT_LIB)) -lelf -lcapstone -lstdc++
 
 # Hand-made scenarios the tests check the model against (see mkfixtures).
 $(SYMSPLIT_FIX): $(SYMSPLIT_DIR)/mkfixtures $(SYMSPLIT_DIR)/mkcorrupt $(wildcard $(SYMSPLIT_DIR)/fixtures/*.c)

@@ -124,17 +124,21 @@ void report_row(struct report *r, const struct image *im, const struct decision 
                 int conf, const char *why, const char *extra)
 {
     r->count[d->cls]++;
+    char *cxx = demangle(symbol);
     if (r->json) {
-        char *jw = json_str(why), *jn = json_str(symbol), *ji = json_str(im->exe_path);
+        char *jw = json_str(why), *jn = json_str(symbol), *ji = json_str(im->exe_path), *jd = cxx ? json_str(cxx) : NULL;
         GROW(r->rows, r->nrows, r->cap);
-        r->rows[r->nrows++] = xasprintf("{\"image\":%s,\"verdict\":\"%s\",\"sev\":\"%s\",\"symbol\":%s%s%s%s%s,\"why\":%s}",
-                                        ji, vclass_name[d->cls], d->sev, jn, conf >= 0 ? ",\"confidence\":\"" : "",
-                                        conf >= 0 ? conf_name[conf] : "", conf >= 0 ? "\"" : "", extra, jw);
-        free(jw); free(jn); free(ji);
+        r->rows[r->nrows++] = xasprintf("{\"image\":%s,\"verdict\":\"%s\",\"sev\":\"%s\",\"symbol\":%s%s%s%s%s%s%s,\"why\":%s}",
+                                        ji, vclass_name[d->cls], d->sev, jn, jd ? ",\"demangled\":" : "", jd ? jd : "",
+                                        conf >= 0 ? ",\"confidence\":\"" : "", conf >= 0 ? conf_name[conf] : "",
+                                        conf >= 0 ? "\"" : "", extra, jw);
+        free(jw); free(jn); free(ji); free(jd);
     } else if (vclass_shown(d->cls, r->show_all)) {
         if (!r->header++) printf("%-7s  %-4s  %-24s  %s\n", "VERDICT", "SEV", "SYMBOL", "WHY");
-        printf("%-7s  %-4s  %-24s  %s\n", vclass_name[d->cls], d->sev, symbol, why);
+        printf("%-7s  %-4s  %-24s  %s%s%s%s\n", vclass_name[d->cls], d->sev, symbol, cxx ? "[C++: " : "", cxx ? cxx : "",
+               cxx ? "] " : "", why);
     }
+    free(cxx);
 }
 
 int report_split(struct report *r, const struct image *im, const char *name, const struct binding *b, int n,

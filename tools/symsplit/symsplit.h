@@ -107,6 +107,9 @@ void funcstate_free(void *fstate);
 void copies_free(void *copies);
 int insn_boundary(struct module *m, uint64_t addr);          /* 1 yes, 0 no, -1 unknown */
 
+/* ---- demangle.c ---- */
+char *demangle(const char *name);   /* malloc'd C++ name, or NULL when name is not a C++ one */
+
 /* ---- dups.c ---- */
 void dups_register(struct module *m);
 
