@@ -222,6 +222,33 @@ bad_input() {   # file: one line on stderr naming it, exit 2
     refute_line --partial COPY
 }
 
+# ---- issue 16: a live process, from what it has mapped ----
+@test "symsplit: --maps reads what a process mapped; the dlopen flags not seen there come from --dlopen" {
+    bats_require_minimum_version 1.5.0
+    t=$FX/timeline m=$BATS_TEST_TMPDIR/maps
+    DLORDER_MAPS=$m run timeout -k 2 10 "$t/app" "$t/libC.so:global" "$t/plugin.so"
+    assert_failure 1                                   # the process split
+    run --separate-stderr ss --dlsym user_count --maps "$m"
+    assert_success                                     # flags unknown: both taken RTLD_LOCAL ...
+    assert_line --regexp "^LATENT .* reg_count .*if libC.so were opened RTLD_GLOBAL"   # ... and the promotion named
+    [[ $stderr == *"2 module(s) taken as dlopens in load (reverse address) order: $t/libC.so:local $t/plugin.so:local"* ]]
+    run --separate-stderr ss --dlsym user_count --dlopen "$t/libC.so:global" --maps "$m"
+    assert_failure 1
+    assert_line --regexp "^SPLIT .* reg_count .*plugin.so depends on libB.so but its reference resolves to libC.so's copy"
+}
+
+@test "symsplit: --pid analyses a running process; a missing one is one line, exit 2" {
+    bats_require_minimum_version 1.5.0
+    sleep 5 & pid=$!
+    run --separate-stderr ss --pid "$pid"
+    kill "$pid"
+    assert_success
+    assert_line --partial "1 image(s), 0 split(s)"
+    run --separate-stderr ss --pid 999999999
+    assert_failure 2
+    [[ $stderr == "symsplit: --pid 999999999: cannot read /proc/999999999/exe"* ]]
+}
+
 @test "symsplit: a DT_NEEDED loop loads as ld.so loads it" {
     run timeout -k 2 10 "$FX/bad/needloop/app"
     want=$status

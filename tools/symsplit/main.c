@@ -8,7 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#define USAGE "usage: symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind]]... [--dlsym NAME[@VER]]... [--host node|python] [--allow FILE] [--json] [--info] [--copies] [--strict] EXECUTABLE...\n"
+#define USAGE "usage: symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind]]... [--dlsym NAME[@VER]]... [--host node|python] [--allow FILE] [--json] [--info] [--copies] [--strict] EXECUTABLE...\n" \
+              "       symsplit [options] --pid PID | --maps FILE [EXECUTABLE]\n"
 #define VERSION "symsplit 0.2 (split-state-lab)\n"
 
 #define HELP \
@@ -19,6 +20,8 @@
     "  --dlsym NAME[@VER]     the host looks NAME up on a --dlopen handle (globs, repeatable)\n" \
     "  --host node|python     the entry points that host looks up (N-API, PyInit_*)\n" \
     "                         without either, a handle-only use is at most MAYBE\n" \
+    "  --pid PID, --maps FILE the objects a process has mapped (/proc/PID/maps or a copy):\n" \
+    "                         start-up closure global, other roots RTLD_LOCAL dlopens\n" \
     "  --allow FILE           allowlist: one 'SYMBOL [MODULE]' glob pair a line\n" \
     "  --json                 one JSON object instead of the table\n" \
     "  --info                 also print MAYBE and INFO rows\n" \
@@ -80,6 +83,8 @@ int main(int argc, char **argv)
     int ndl = 0, nexe = 0, json = 0, show_all = 0, strict = 0, copies = 0;
     struct allow *allow = NULL;
     struct dlsyms *dlsyms = NULL;
+    const char *maps = NULL;
+    char *pid_exe = NULL;
     char *err = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -89,7 +94,11 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--strict")) strict = 1;
         else if (!strcmp(a, "--copies")) copies = 1;
         else if (!strcmp(a, "--info")) show_all = 1;
-        else if (!strcmp(a, "--dlsym") || !strcmp(a, "--host")) {
+        else if (!strcmp(a, "--maps") || !strcmp(a, "--pid")) {
+            if (i + 1 >= argc) return usage(xasprintf("%s needs an argument", a));
+            if (!strcmp(a, "--maps")) maps = argv[++i];
+            else if (!(maps = maps_of_pid(argv[++i], &pid_exe, &err))) return usage(err);
+        } else if (!strcmp(a, "--dlsym") || !strcmp(a, "--host")) {
             if (i + 1 >= argc) return usage(xasprintf("%s needs an argument", a));
             if (!strcmp(a, "--dlsym")) dlsyms = dlsyms_add(dlsyms, argv[++i]);
             else if (!(dlsyms = dlsyms_host(dlsyms, argv[++i], &err))) return usage(err);
@@ -105,9 +114,24 @@ int main(int argc, char **argv)
         } else if (a[0] == '-' && a[1]) return usage(xasprintf("unknown option '%s'", a));
         else exes[nexe++] = a;
     }
-    if (!nexe) return usage("no EXECUTABLE given");
     elf_version(EV_CURRENT);
     if (ldcache_open(&err)) { fprintf(stderr, "symsplit: %s\n", err); return 2; }
+    if (maps) {   /* the process as mapped: its executable, its dlopened roots */
+        const char *exe = pid_exe ? pid_exe : nexe ? exes[0] : NULL;
+        struct dlopen_req *mdl;
+        int n = maps_image(maps, &exe, dl, ndl, &mdl, &err);
+        if (n < 0) { fprintf(stderr, "symsplit: %s\n", err); return 2; }
+        fprintf(stderr, "symsplit: note: %s: %s and its NEEDED closure at start-up; %d module(s) taken as dlopens in "
+                        "load (reverse address) order:", maps, exe, n);
+        for (int k = 0; k < n; k++)
+            fprintf(stderr, " %s%s", mdl[k].path, mdl[k].kind == SC_GLOBAL ? ":global" : ":local");
+        fprintf(stderr, "\n");
+        exes[0] = exe;
+        nexe = 1;
+        dl = mdl;
+        ndl = n;
+    }
+    if (!nexe) return usage("no EXECUTABLE given");
     struct report *r = report_new(json, show_all, allow);
     int errors = 0, images = 0;
     for (int e = 0; e < nexe; e++) {

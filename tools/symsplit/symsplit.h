@@ -173,6 +173,11 @@ int lookup_in(const struct image *im, const struct searchlist *sl, const char *n
               const char *ver, int *defidx);
 int self_binding(struct module *m, int defidx, int *how, int *conf);
 
+/* ---- maps.c: --pid / --maps ---- */
+int maps_image(const char *file, const char **exe, const struct dlopen_req *user, int nuser,
+               struct dlopen_req **out, char **err);
+char *maps_of_pid(const char *pid, char **exe, char **err);   /* the maps file; *exe from /proc/PID/exe */
+
 /* ---- dlsym.c: what the host program looks up on a dlopen handle ---- */
 struct dlsyms;
 /* Adds "NAME[@VERSION]" (globs) or a --host preset; NULL or -1 with *err. */
