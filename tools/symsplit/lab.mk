@@ -45,7 +45,7 @@ $(SYMSPLIT_FIX): $(SYMSPLIT_DIR)/mkfixtures $(SYMSPLIT_DIR)/mkcorrupt $(wildcard
 	$(Q)CC="$(CC)" LDFLAG_FUSE="$(LDFLAG_FUSE)" $(SYMSPLIT_DIR)/mkfixtures $(SYMSPLIT_OUT)/fixtures
 	@touch $@
 
-HELP_LINES += "  make symsplit    build the binding simulator: $(SYMSPLIT) [--dlopen P[:local|:global]] [--allow F] [--json] EXE..."
+HELP_LINES += "  make symsplit    build the binding simulator: $(SYMSPLIT) --help for its options"
 HELP_LINES += "  make symsplit-sweep / symsplit-bench    symsplit over /usr/bin + /usr/sbin; timing vs libtree/ldd/nm"
 DEPS_PACKAGES += libelf-dev libcapstone-dev binutils file clang python3
 TEST_PREREQS += $(SYMSPLIT) $(SYMSPLIT_SAN) $(SYMSPLIT_FIX)
