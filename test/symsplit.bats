@@ -249,6 +249,19 @@ bad_input() {   # file: one line on stderr naming it, exit 2
     [[ $stderr == "symsplit: --pid 999999999: cannot read /proc/999999999/exe"* ]]
 }
 
+@test "symsplit: --trace runs the program, takes its dlopens from the loader and marks the split seen live" {
+    bats_require_minimum_version 1.5.0
+    t=$FX/timeline
+    export TMPDIR=$BATS_TEST_TMPDIR
+    run --separate-stderr ss --dlsym user_count --dlopen libC.so:global --trace -- "$t/app" "$t/libC.so:global" "$t/plugin.so"
+    assert_failure 1
+    [[ $stderr == *"2 module(s) it dlopened, in that order: $t/libC.so:global $t/plugin.so:local"* ]]
+    assert_line --regexp "^SPLIT .* reg_count .*resolves to libC.so's copy.*\\[seen live: the loader made this binding\\]"
+    [ -z "$(ls -A "$BATS_TEST_TMPDIR" | grep symsplit-trace)" ]   # its private directory is gone
+    run --separate-stderr ss --trace -- no-such-command-here
+    assert_failure 2
+}
+
 @test "symsplit: a DT_NEEDED loop loads as ld.so loads it" {
     run timeout -k 2 10 "$FX/bad/needloop/app"
     want=$status

@@ -9,7 +9,8 @@
 #include <unistd.h>
 
 #define USAGE "usage: symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind]]... [--dlsym NAME[@VER]]... [--host node|python] [--allow FILE] [--json] [--info] [--copies] [--strict] EXECUTABLE...\n" \
-              "       symsplit [options] --pid PID | --maps FILE [EXECUTABLE]\n"
+              "       symsplit [options] --pid PID | --maps FILE [EXECUTABLE]\n" \
+              "       symsplit [options] --trace -- CMD [ARGS]\n"
 #define VERSION "symsplit 0.2 (split-state-lab)\n"
 
 #define HELP \
@@ -20,6 +21,8 @@
     "  --dlsym NAME[@VER]     the host looks NAME up on a --dlopen handle (globs, repeatable)\n" \
     "  --host node|python     the entry points that host looks up (N-API, PyInit_*)\n" \
     "                         without either, a handle-only use is at most MAYBE\n" \
+    "  --trace -- CMD [ARGS]  run CMD under LD_DEBUG (the only mode that runs anything):\n" \
+    "                         its dlopens are the image, findings marked seen live or not\n" \
     "  --pid PID, --maps FILE the objects a process has mapped (/proc/PID/maps or a copy):\n" \
     "                         start-up closure global, other roots RTLD_LOCAL dlopens\n" \
     "  --allow FILE           allowlist: one 'SYMBOL [MODULE]' glob pair a line\n" \
@@ -84,6 +87,8 @@ int main(int argc, char **argv)
     struct allow *allow = NULL;
     struct dlsyms *dlsyms = NULL;
     const char *maps = NULL;
+    char *const *trace_cmd = NULL;
+    struct trace tr, *live = NULL;
     char *pid_exe = NULL;
     char *err = NULL;
     for (int i = 1; i < argc; i++) {
@@ -94,7 +99,11 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--strict")) strict = 1;
         else if (!strcmp(a, "--copies")) copies = 1;
         else if (!strcmp(a, "--info")) show_all = 1;
-        else if (!strcmp(a, "--maps") || !strcmp(a, "--pid")) {
+        else if (!strcmp(a, "--trace")) {
+            if (i + 2 >= argc || strcmp(argv[i + 1], "--")) return usage("--trace needs -- CMD [ARGS]");
+            trace_cmd = argv + i + 2;
+            break;
+        } else if (!strcmp(a, "--maps") || !strcmp(a, "--pid")) {
             if (i + 1 >= argc) return usage(xasprintf("%s needs an argument", a));
             if (!strcmp(a, "--maps")) maps = argv[++i];
             else if (!(maps = maps_of_pid(argv[++i], &pid_exe, &err))) return usage(err);
@@ -116,6 +125,23 @@ int main(int argc, char **argv)
     }
     elf_version(EV_CURRENT);
     if (ldcache_open(&err)) { fprintf(stderr, "symsplit: %s\n", err); return 2; }
+    if (trace_cmd) {   /* run it: the loader's record gives the dlopens and the live bindings */
+        if (trace_run(trace_cmd, &tr, &err)) { fprintf(stderr, "symsplit: %s\n", err); return 2; }
+        struct dlopen_req *tdl = xcalloc(tr.nroots + 1, sizeof *tdl);
+        for (int k = 0; k < tr.nroots; k++) {
+            const char *b = strrchr(tr.roots[k], '/');
+            tdl[k] = dlopen_as_given(tr.roots[k], b ? b + 1 : tr.roots[k], dl, ndl);
+        }
+        fprintf(stderr, "symsplit: note: --trace: %s ran; %d module(s) it dlopened, in that order:", tr.exe, tr.nroots);
+        for (int k = 0; k < tr.nroots; k++)
+            fprintf(stderr, " %s%s", tdl[k].path, tdl[k].kind == SC_GLOBAL ? ":global" : ":local");
+        fprintf(stderr, "\n");
+        exes[0] = tr.exe;
+        nexe = 1;
+        dl = tdl;
+        ndl = tr.nroots;
+        live = &tr;
+    }
     if (maps) {   /* the process as mapped: its executable, its dlopened roots */
         const char *exe = pid_exe ? pid_exe : nexe ? exes[0] : NULL;
         struct dlopen_req *mdl;
@@ -133,6 +159,7 @@ int main(int argc, char **argv)
     }
     if (!nexe) return usage("no EXECUTABLE given");
     struct report *r = report_new(json, show_all, allow);
+    report_live(r, live);
     int errors = 0, images = 0;
     for (int e = 0; e < nexe; e++) {
         struct image im;

@@ -47,6 +47,21 @@ static int needed_by(const struct module *m, const struct module *by)
     return 0;
 }
 
+/* A module seen loaded: RTLD_LOCAL, unless --dlopen names it (by path, or
+ * by file name or SONAME) with its flags. */
+struct dlopen_req dlopen_as_given(const char *path, const char *name, const struct dlopen_req *user, int nuser)
+{
+    struct dlopen_req r = { .path = path, .kind = SC_LOCAL };
+    const char *pb = strrchr(path, '/');
+    for (int u = 0; u < nuser; u++) {
+        const char *b = strrchr(user[u].path, '/');
+        b = b ? b + 1 : user[u].path;
+        if (!strcmp(user[u].path, path) || !strcmp(b, name) || !strcmp(b, pb ? pb + 1 : path))
+            r = (struct dlopen_req){ path, user[u].kind, user[u].deepbind, user[u].lazy };
+    }
+    return r;
+}
+
 /* Fills *exe (when NULL) and the dlopen list; returns its length or -1. */
 int maps_image(const char *file, const char **exe, const struct dlopen_req *user, int nuser,
                struct dlopen_req **out, char **err)
@@ -77,13 +92,7 @@ int maps_image(const char *file, const char **exe, const struct dlopen_req *user
         int needed = 0;
         for (int k = 0; k < nc && !needed; k++) needed = k != i && needed_by(cand[i], cand[k]);
         if (needed) continue;
-        dl[nd] = (struct dlopen_req){ .path = cand[i]->path, .kind = SC_LOCAL };
-        for (int u = 0; u < nuser; u++) {   /* --dlopen says how it was opened */
-            const char *b = strrchr(user[u].path, '/');
-            if (!strcmp(user[u].path, cand[i]->path) || !strcmp(b ? b + 1 : user[u].path, module_name(cand[i])))
-                dl[nd] = (struct dlopen_req){ cand[i]->path, user[u].kind, user[u].deepbind, user[u].lazy };
-        }
-        nd++;
+        dl[nd++] = dlopen_as_given(cand[i]->path, module_name(cand[i]), user, nuser);
     }
     free(cand);
     *out = dl;

@@ -10,6 +10,7 @@ void report_row(struct report *r, const struct image *im, const struct decision 
                 int conf, const char *why, const char *extra);
 const int *report_counts(const struct report *r);
 void report_promoted(struct report *r, const char *module);   /* latent pass on/off */
+void report_live(struct report *r, const struct trace *t);    /* --trace: mark findings seen live */
 void report_naive(struct report *r, int has_duplicates);
 void report_partial(struct report *r);
 /* loadable.c: NOLOAD rows for what ld.so would refuse; returns how many. */

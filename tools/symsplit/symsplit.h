@@ -177,6 +177,12 @@ int self_binding(struct module *m, int defidx, int *how, int *conf);
 int maps_image(const char *file, const char **exe, const struct dlopen_req *user, int nuser,
                struct dlopen_req **out, char **err);
 char *maps_of_pid(const char *pid, char **exe, char **err);   /* the maps file; *exe from /proc/PID/exe */
+struct dlopen_req dlopen_as_given(const char *path, const char *name, const struct dlopen_req *user, int nuser);
+
+/* ---- trace.c: --trace -- CMD: the one mode that runs something ---- */
+struct trace { struct strmap live; char **roots; int nroots; char *exe; };
+int trace_run(char *const *cmd, struct trace *t, char **err);
+int trace_seen(const struct trace *t, const char *binder, const char *target, const char *name);
 
 /* ---- dlsym.c: what the host program looks up on a dlopen handle ---- */
 struct dlsyms;
