@@ -129,6 +129,19 @@ void copies_free(void *p) { free(p); }
 
 static int rank(const char *sev) { return !strcmp(sev, "high") ? 2 : !strcmp(sev, "med"); }
 
+/* A module that only carries the library's strings (a version macro from
+ * its headers) while it links against an exported copy is a user of it. */
+static int user_of(const struct image *im, int i, size_t g, const struct copy *c)
+{
+    if (c->kind != 2) return 0;
+    for (int k = 0; k < im->mods[i].ndeps; k++)
+        for (size_t h = 0; h < NF; h++) {
+            const struct copy *d = &fingerprint(im->mods[im->mods[i].deps[k]].m)[h];
+            if (!strcmp(F[h].group, F[g].group) && d->found && d->kind != 2) return 1;
+        }
+    return 0;
+}
+
 int report_copies(struct report *r, const struct image *im)
 {
     int rows = 0;
@@ -140,7 +153,7 @@ int report_copies(struct report *r, const struct image *im)
         for (int i = 0; i < im->n; i++)
             for (size_t g = f; g < NF && !strcmp(F[g].group, F[f].group); g++) {
                 const struct copy *c = &fingerprint(im->mods[i].m)[g];
-                if (!c->found) continue;
+                if (!c->found || user_of(im, i, g, c)) continue;
                 char *t = xasprintf("%s%s%s (%s%s%s%s%s)", list, n ? ", " : "", module_name(im->mods[i].m), KIND[c->kind],
                                     strcmp(F[g].variant, F[g].group) ? " " : "",
                                     strcmp(F[g].variant, F[g].group) ? F[g].variant : "", c->version[0] ? " " : "",
