@@ -53,6 +53,9 @@ static void captured(char **s, const struct image *im, const char *name, const s
     const char *ver = Y->has_versym && yd->ver >= 2 && yd->ver < Y->nvers ? Y->vers[yd->ver].name : NULL;
     if (f->how == H_EXE_OWN && yd->copy)
         cat(s, "%s holds a COPY-relocated copy of %s, taken from %s's", mname(im, f->target), name, mname(im, f->x));
+    else if (f->how == H_HIDDEN)
+        cat(s, "%s depends on %s but its own code calls its own hidden copy of %s (.symtab: linked in and hidden, "
+               "as --exclude-libs does)", mname(im, f->target), mname(im, f->x), name);
     else if (f->how == H_EXE_OWN)
         cat(s, "%s carries its own copy of %s, which shadows %s's for every lookup", mname(im, f->target), name, mname(im, f->x));
     else {

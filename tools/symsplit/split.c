@@ -166,7 +166,11 @@ static int capture(struct ctx *c, const struct group *gr, struct finding *out)
     int found = 0;
     for (int i = 0; i < gr->n; i++) {
         const struct binding *b = &gr->b[i];
-        if (b->how != H_LOOKUP && b->how != H_EXE_OWN) continue;
+        /* a module's own hidden copy (.symtab) also captures it, from the
+         * exported copy in its own dependencies (--exclude-libs) */
+        int own_hidden = b->how == H_HIDDEN && b->binder == b->target &&
+                         im->mods[b->target].m->defs[b->def].kind == K_FUNC;   /* code (DW.ref.* data are per module by design) */
+        if (b->how != H_LOOKUP && b->how != H_EXE_OWN && !own_hidden) continue;
         const struct module *Y = im->mods[b->target].m;
         const struct def *yd = &Y->defs[b->def];
         const unsigned char *cl = closure_of(c, b->binder);
