@@ -483,6 +483,13 @@ noload() {
     refute_line --partial NOLOAD
 }
 
+@test "symsplit: make symsplit with a missing compiler says so in one line" {
+    bats_require_minimum_version 1.5.0
+    run --separate-stderr make -C "$TOP" -s --no-print-directory B="$BATS_TEST_TMPDIR/b" CC=nonexistent-cc symsplit
+    assert_failure
+    [[ $stderr == "symsplit: compiler 'nonexistent-cc' not found (CC=nonexistent-cc)"* ]] || { echo "$stderr"; false; }
+}
+
 @test "symsplit: bad usage exits 2" {
     run ss --frobnicate x
     assert_failure 2
