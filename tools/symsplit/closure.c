@@ -42,6 +42,7 @@ int image_promote(struct image *im, int k)
     return was;
 }
 void image_demote(struct image *im, int was) { im->global.n = was; }
+int image_in_global(const struct image *im, int idx) { return in_list(&im->global, idx); }
 
 static void add_name(struct lmod *l, const char *name)
 {

@@ -72,13 +72,6 @@ static int dlopen_arg(const char *arg, struct dlopen_req *r, char **err)
     return 0;
 }
 
-static int in_global(const struct image *im, int idx)
-{
-    for (int i = 0; i < im->global.n; i++)
-        if (im->global.idx[i] == idx) return 1;
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     struct dlopen_req *dl = xcalloc(argc, sizeof *dl);
@@ -184,7 +177,7 @@ int main(int argc, char **argv)
             if (copies || im.nlocals) report_copies(r, &im);
             /* latent captures: each RTLD_LOCAL dlopen assumed RTLD_GLOBAL in turn */
             for (int k = 0; k < im.nlocals; k++) {
-                if (im.locals[k].n && in_global(&im, im.roots[k])) continue;
+                if (image_in_global(&im, im.roots[k])) continue;
                 int mark = image_promote(&im, k);
                 report_promoted(r, module_name(im.mods[im.roots[k]].m));
                 analyse_image(r, &im);

@@ -38,13 +38,6 @@ static void cat(char **s, const char *fmt, const char *a, const char *b, const c
     *s = u;
 }
 
-static int in_global(const struct image *im, int idx)
-{
-    for (int i = 0; i < im->global.n; i++)
-        if (im->global.idx[i] == idx) return 1;
-    return 0;
-}
-
 /* The captured side: who binds which copy instead of the one it was linked against. */
 static void captured(char **s, const struct image *im, const char *name, const struct finding *f)
 {
@@ -65,7 +58,7 @@ static void captured(char **s, const struct image *im, const char *name, const s
         else
             cat(s, "%s depends on %s but its reference resolves to %s's copy", mname(im, f->binder), mname(im, f->x),
                 mname(im, f->target));
-        cat(s, " (%s scope%s%s)", im->mods[f->binder].scope >= 0 && !in_global(im, f->target) ? "dlopen local" : "global",
+        cat(s, " (%s scope%s%s)", im->mods[f->binder].scope >= 0 && !image_in_global(im, f->target) ? "dlopen local" : "global",
             ver ? ", version " : "", ver ? ver : "");
     }
 }

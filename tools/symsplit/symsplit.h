@@ -145,6 +145,7 @@ int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, 
 void image_free(struct image *im);
 int image_promote(struct image *im, int k);   /* dlopen k becomes RTLD_GLOBAL; returns the undo mark */
 void image_demote(struct image *im, int mark);
+int image_in_global(const struct image *im, int idx);
 struct module *load_path(const char *path, int is_main, char **err, int *skip);
 struct module *find_library(const struct image *im, int req, const char *name, char **err);
 /* First NAME in a colon-separated directory list ($ORIGIN = origin), or NULL. */
