@@ -16,57 +16,62 @@ struct family {
     const char *group, *variant;
     const char *names;       /* exact names, space-separated */
     const char *prefixes;    /* renamed/namespaced/versioned names */
+    const char *infixes;     /* inside a longer name: a C++ namespace, a vendor prefix */
     const char *anchor;      /* version string in .rodata: the version follows it */
     const char *sev, *state;
     const char *marker;      /* a string only this library carries (its own messages) */
 };
 
 static const struct family F[] = {
-    { "zlib", "zlib", "zlibVersion deflateInit2_ inflateInit2_", "Cr_z_ zng_", " deflate ", "low",
+    { "zlib", "zlib", "zlibVersion deflateInit2_ inflateInit2_", "Cr_z_ zng_", "", " deflate ", "low",
       "no process-wide state (per-stream state only)", "invalid distance too far back" },
-    { "zlib", "miniz", "mz_deflateInit2 mz_version", "", NULL, "low", "no process-wide state", NULL },
-    { "TLS", "BoringSSL", "BORINGSSL_self_test", "BORINGSSL_", "BoringSSL", "med", "RNG, error queues", NULL },
-    { "TLS", "OpenSSL", "OPENSSL_init_crypto OpenSSL_version", "", "OpenSSL ", "med",
+    { "zlib", "miniz", "mz_deflateInit2 mz_version", "", "10mz_versionE", NULL, "low", "no process-wide state", NULL },
+    { "TLS", "BoringSSL", "BORINGSSL_self_test", "BORINGSSL_", "", "BoringSSL", "med", "RNG, error queues", NULL },
+    { "TLS", "OpenSSL", "OPENSSL_init_crypto OpenSSL_version", "", "", "OpenSSL ", "med",
       "RNG, error queues, provider/engine registry", NULL },
-    { "TLS", "mbedTLS", "", "mbedtls_", "mbed TLS ", "med", "RNG and entropy state per context; debug hooks", NULL },
-    { "ICU", "ICU", "u_init u_getVersion", "u_init_ ucol_open_ ubrk_open_ u_getVersion_", "icudt", "med",
+    { "TLS", "mbedTLS", "", "mbedtls_", "", "mbed TLS ", "med", "RNG and entropy state per context; debug hooks", NULL },
+    { "ICU", "ICU", "u_init u_getVersion", "u_init_ ucol_open_ ubrk_open_ u_getVersion_", "", "icudt", "med",
       "default locale, data and converter caches", NULL },
-    { "OpenMP runtime", "libgomp", "GOMP_parallel GOMP_barrier", "", NULL, "med", "a thread pool", NULL },
-    { "OpenMP runtime", "libomp", "__kmpc_fork_call", "", NULL, "med", "a thread pool", NULL },
-    { "libgfortran", "libgfortran", "", "_gfortran_", NULL, "med", "I/O units, error handling", NULL },
-    { "libquadmath", "libquadmath", "quadmath_snprintf", "", NULL, "low", "no process-wide state", NULL },
-    { "protobuf", "protobuf", "", "_ZN6google8protobuf", NULL, "med",
+    { "OpenMP runtime", "libgomp", "GOMP_parallel GOMP_barrier", "", "", NULL, "med", "a thread pool", NULL },
+    { "OpenMP runtime", "libomp", "__kmpc_fork_call", "", "", NULL, "med", "a thread pool", NULL },
+    { "libgfortran", "libgfortran", "", "_gfortran_", "", NULL, "med", "I/O units, error handling", NULL },
+    { "libquadmath", "libquadmath", "quadmath_snprintf", "", "", NULL, "low", "no process-wide state", NULL },
+    { "protobuf", "protobuf", "", "_ZN6google8protobuf", "", NULL, "med",
       "the generated descriptor pool (one .proto registered twice aborts)", NULL },
-    { "abseil", "abseil", "", "_ZN4absl", NULL, "med", "flags, logging and other process registries", "absl/" },
-    { "libsodium", "libsodium", "sodium_init", "", NULL, "med", "RNG implementation choice", NULL },
-    { "libjpeg", "libjpeg-turbo", "jpeg_CreateDecompress tjInitDecompress", "", "libjpeg-turbo version ", "low",
+    { "abseil", "abseil", "", "_ZN4absl", "", NULL, "med", "flags, logging and other process registries", "absl/" },
+    { "libsodium", "libsodium", "sodium_init", "", "", NULL, "med", "RNG implementation choice", NULL },
+    { "libjpeg", "libjpeg-turbo", "jpeg_CreateDecompress tjInitDecompress", "", "", "libjpeg-turbo version ", "low",
       "no process-wide state", "Corrupt JPEG data" },
-    { "libpng", "libpng", "png_create_read_struct png_get_libpng_ver", "", "libpng version ", "low",
+    { "libpng", "libpng", "png_create_read_struct png_get_libpng_ver", "", "", "libpng version ", "low",
       "no process-wide state", NULL },
-    { "libpng", "spng", "spng_ctx_new", "", NULL, "low", "no process-wide state", NULL },
-    { "libwebp", "libwebp", "WebPGetDecoderVersion WebPDecode", "", NULL, "low", "no process-wide state", NULL },
-    { "harfbuzz", "harfbuzz", "hb_buffer_create hb_version_string", "", NULL, "low", "no process-wide state", NULL },
-    { "expat", "expat", "XML_ParserCreate XML_ExpatVersion", "", "expat_", "low", "no process-wide state", NULL },
-    { "allocator", "jemalloc", "je_malloc je_mallocx mallocx", "", NULL, "high",
+    { "libpng", "spng", "spng_ctx_new", "", "", NULL, "low", "no process-wide state", NULL },
+    { "libwebp", "libwebp", "WebPGetDecoderVersion WebPDecode", "", "", NULL, "low", "no process-wide state", NULL },
+    { "harfbuzz", "harfbuzz", "hb_buffer_create hb_version_string", "", "", NULL, "low", "no process-wide state", NULL },
+    { "expat", "expat", "XML_ParserCreate XML_ExpatVersion", "", "", "expat_", "low", "no process-wide state", NULL },
+    { "allocator", "glibc malloc", "__libc_malloc", "", "", NULL, "high",
+      "the heap: memory freed through another copy corrupts it", NULL },
+    { "allocator", "jemalloc", "je_malloc je_mallocx mallocx", "", "je_a0malloc je_mallocx", NULL, "high",
       "the heap: memory freed through another copy corrupts it", "<jemalloc>" },
-    { "allocator", "mimalloc", "mi_malloc", "", NULL, "high", "the heap: memory freed through another copy corrupts it", NULL },
-    { "allocator", "tcmalloc", "tc_malloc", "", NULL, "high", "the heap: memory freed through another copy corrupts it", NULL },
-    { "C++ runtime", "libstdc++", "__cxa_throw __cxa_get_globals", "", NULL, "med",
+    { "allocator", "mimalloc", "mi_malloc", "", "", NULL, "high", "the heap: memory freed through another copy corrupts it", NULL },
+    { "allocator", "tcmalloc", "tc_malloc", "", "", NULL, "high", "the heap: memory freed through another copy corrupts it", NULL },
+    { "C++ runtime", "libstdc++", "__cxa_throw __cxa_get_globals", "", "", NULL, "med",
       "exception runtime, terminate handler, locale, iostreams", NULL },
-    { "C++ runtime", "libc++", "", "_ZNSt3__1", NULL, "med", "exception runtime, locale, iostreams", NULL },
+    { "C++ runtime", "libc++", "", "_ZNSt3__1", "", NULL, "med", "exception runtime, locale, iostreams", NULL },
 };
 #define NF (sizeof F / sizeof F[0])
 
 struct copy { int found; int kind; char version[32]; };   /* kind: 0 exported, 1 hidden, 2 embedded */
 static const char *const KIND[] = { "exported", "hidden", "embedded" };
 
-static int word_in(const char *list, const char *name, int prefix)
+/* how: 0 exact, 1 prefix, 2 anywhere in the name */
+static int word_in(const char *list, const char *name, int how)
 {
     size_t n = strlen(name);
     for (const char *p = list; *p;) {
         const char *e = strchr(p, ' ');
         size_t l = e ? (size_t)(e - p) : strlen(p);
-        if (l && (prefix ? l <= n && !strncmp(p, name, l) : l == n && !strncmp(p, name, l))) return 1;
+        if (l && how == 2 && memmem(name, n, p, l)) return 1;
+        if (l && how < 2 && (how ? l <= n && !strncmp(p, name, l) : l == n && !strncmp(p, name, l))) return 1;
         p += l + (e != NULL);
     }
     return 0;
@@ -98,7 +103,8 @@ static struct copy *fingerprint(struct module *m)
         const struct def *d = &m->defs[i];
         for (size_t f = 0; f < NF; f++) {
             if (c[f].found && c[f].kind == 0) continue;
-            if (!word_in(F[f].names, d->name, 0) && !word_in(F[f].prefixes, d->name, 1)) continue;
+            if (!word_in(F[f].names, d->name, 0) && !word_in(F[f].prefixes, d->name, 1) && !word_in(F[f].infixes, d->name, 2))
+                continue;
             if (!c[f].found || !d->hidden_vis) c[f].kind = d->hidden_vis;
             c[f].found = 1;
         }
