@@ -8,7 +8,8 @@
  *  - a NEEDED with a slash but not absolute: ld.so opens it relative to the
  *    current directory, so the program loads from one directory only;
  *  - a version need the library found does not define ("version `V' not
- *    found"), unless the need is weak (ld.so then only warns). */
+ *    found"), unless the need is weak (ld.so then only warns);
+ *  - a non-weak reference nothing defines ("undefined symbol"). */
 #include "report.h"
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +131,51 @@ static void version_needs(struct report *r, const struct image *im, int i)
     }
 }
 
+/* A non-weak reference no module of the image defines: ld.so stops at start
+ * ("undefined symbol") when it binds it at load (a COPY relocation
+ * included), or at the first call of a lazy slot.  Not looked for when a dependency is missing (its symbols are
+ * unknown). */
+static void undefined(struct report *r, const struct image *im, int i)
+{
+    const struct module *m = im->mods[i].m;
+    int lazy_n = 0, now_n = 0;
+    const char *first_now = NULL, *first_lazy = NULL, *vnow = NULL, *vlazy = NULL;
+    for (int k = 0; k < m->nrefs; k++) {
+        const struct ref *rf = &m->refs[k];
+        if (rf->weak || rf->kind == K_OTHER) continue;
+        const char *ver = m->has_versym && rf->ver >= 2 ? m->vers[rf->ver].name : NULL;
+        int hid = m->has_versym && rf->ver >= 2 ? m->vers[rf->ver].hidden : 0, d;
+        if (lookup(im, i, rf->name, rf->hash, ver, hid, 1, &d) >= 0) continue;
+        int lazy = rf->lazy && !im->mods[i].now;
+        if (lazy && !lazy_n++) { first_lazy = rf->name; vlazy = ver; }
+        if (!lazy && !now_n++) { first_now = rf->name; vnow = ver; }
+    }
+    /* a COPY relocation is bound at start from another module's definition */
+    for (int k = 0; k < m->ndefs_dyn; k++) {
+        const struct def *df = &m->defs[k];
+        if (!df->copy) continue;
+        int found = 0;
+        for (int j = 0; j < im->n && !found; j++) {
+            const struct module *o = im->mods[j].m;
+            int d = j == i ? -1 : module_find_defs(o, df->name, df->hash);
+            found = d >= 0 && !o->defs[d].hidden_vis;
+        }
+        if (!found && !now_n++) { first_now = df->name; vnow = NULL; }
+    }
+    char *more = now_n > 1 ? xasprintf(" (and %d more)", now_n - 1) : xstrdup("");
+    if (now_n)
+        row(r, im, 0, first_now, xasprintf("%s needs %s%s%s%s, which no module of the image defines: ld.so stops at "
+                                           "start (\"undefined symbol\")", mname(im, i), first_now, vnow ? "@" : "",
+                                           vnow ? vnow : "", more));
+    free(more);
+    more = lazy_n > 1 ? xasprintf(" (and %d more)", lazy_n - 1) : xstrdup("");
+    if (lazy_n)
+        row(r, im, 1, first_lazy, xasprintf("%s calls %s%s%s%s, which no module of the image defines: the program "
+                                            "starts and stops at the first call (lazy binding)", mname(im, i), first_lazy,
+                                            vlazy ? "@" : "", vlazy ? vlazy : "", more));
+    free(more);
+}
+
 int check_loadable(struct report *r, const struct image *im)
 {
     const int before = report_counts(r)[V_NOLOAD];
@@ -145,6 +191,7 @@ int check_loadable(struct report *r, const struct image *im)
                               "and a RUNPATH instead", mname(im, i), m->needed[k], d ? d->path : "?"));
             }
         version_needs(r, im, i);
+        if (!im->nmissing) undefined(r, im, i);
     }
     return report_counts(r)[V_NOLOAD] - before;
 }
