@@ -262,6 +262,21 @@ bad_input() {   # file: one line on stderr naming it, exit 2
     assert_failure 2
 }
 
+@test "symsplit: LD_PRELOAD (or --preload) comes before the NEEDED closure, as running it shows" {
+    d=$FX/preload
+    run truth preload
+    assert_success
+    run ss "$d/app"
+    assert_success
+    LD_PRELOAD=$d/libpre.so run truth preload
+    assert_failure 1
+    run ss --preload "$d/libpre.so" "$d/app"
+    assert_failure 1
+    assert_line --regexp "^SPLIT .* reg_count .*libuser.so depends on libreg.so but its reference resolves to libpre.so's copy"
+    LD_PRELOAD=$d/libpre.so run ss "$d/app"
+    assert_failure 1
+}
+
 @test "symsplit: a DT_NEEDED loop loads as ld.so loads it" {
     run timeout -k 2 10 "$FX/bad/needloop/app"
     want=$status

@@ -8,6 +8,7 @@
 #include "symsplit.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -84,8 +85,8 @@ static void missing(struct image *im, const char *name, int req)
 /* Breadth-first over NEEDED from root; fills sl in load order. */
 static int bfs(struct image *im, struct searchlist *sl, int root, int scope, char **err)
 {
-    push(sl, root);
-    for (int q = 0; q < sl->n; q++) {
+    if (!in_list(sl, root)) push(sl, root);
+    for (int q = 0; q < sl->n; q++) {   /* the executable and any preloads first, then their NEEDED */
         int cur = sl->idx[q];
         struct module *cm = im->mods[cur].m;
         for (int k = 0; k < cm->nneeded; k++) {
@@ -108,6 +109,28 @@ static int bfs(struct image *im, struct searchlist *sl, int root, int scope, cha
     return 0;
 }
 
+/* LD_PRELOAD (from the environment, as ld.so reads it; --preload adds to
+ * it): whitespace- or colon-separated; each object comes right after the
+ * executable in the global scope, before the executable's own NEEDED, and
+ * its dependencies join the breadth-first walk.  A name without a slash is
+ * searched as a NEEDED of the executable. */
+static int preload(struct image *im, char **err)
+{
+    const char *env = getenv("LD_PRELOAD");
+    if (!env || !*env) return 0;
+    push(&im->global, 0);
+    char *list = xstrdup(env), *save, *name;
+    for (char *p = list; (name = strtok_r(p, " :\t", &save)); p = NULL) {
+        struct module *m = find_library(im, 0, name, err);
+        if (*err) { free(list); return -1; }
+        if (!m) { *err = xasprintf("LD_PRELOAD: %s: cannot find it (ld.so ignores it with a message)", name); free(list); return -1; }
+        int j = add_module(im, m, 0, -1, xstrdup(name));
+        if (!in_list(&im->global, j)) push(&im->global, j);
+    }
+    free(list);
+    return 0;
+}
+
 int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, int ndl, char **err)
 {
     memset(im, 0, sizeof *im);
@@ -119,7 +142,7 @@ int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, 
     if (m->is_static) return 0;
     /* a NEEDED loop is no obstacle: a module already loaded is reused by
      * name, as ld.so does */
-    if (bfs(im, &im->global, 0, -1, err)) return -1;
+    if (preload(im, err) || bfs(im, &im->global, 0, -1, err)) return -1;
     for (int d = 0; d < ndl; d++) {
         int root = by_name(im, dl[d].path), before = im->n;
         if (root < 0) {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define USAGE "usage: symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind]]... [--dlsym NAME[@VER]]... [--host node|python] [--allow FILE] [--json] [--info] [--copies] [--strict] EXECUTABLE...\n" \
+#define USAGE "usage: symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind]]... [--dlsym NAME[@VER]]... [--host node|python] [--preload LIB]... [--allow FILE] [--json] [--info] [--copies] [--strict] EXECUTABLE...\n" \
               "       symsplit [options] --pid PID | --maps FILE [EXECUTABLE]\n" \
               "       symsplit [options] --trace -- CMD [ARGS]\n"
 #define VERSION "symsplit 0.2 (split-state-lab)\n"
@@ -25,6 +25,7 @@
     "                         its dlopens are the image, findings marked seen live or not\n" \
     "  --pid PID, --maps FILE the objects a process has mapped (/proc/PID/maps or a copy):\n" \
     "                         start-up closure global, other roots RTLD_LOCAL dlopens\n" \
+    "  --preload LIB          as LD_PRELOAD (which is read from the environment too)\n" \
     "  --allow FILE           allowlist: one 'SYMBOL [MODULE]' glob pair a line\n" \
     "  --json                 one JSON object instead of the table\n" \
     "  --info                 also print MAYBE and INFO rows\n" \
@@ -92,7 +93,13 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--strict")) strict = 1;
         else if (!strcmp(a, "--copies")) copies = 1;
         else if (!strcmp(a, "--info")) show_all = 1;
-        else if (!strcmp(a, "--trace")) {
+        else if (!strcmp(a, "--preload")) {   /* as LD_PRELOAD: also for a --trace run */
+            if (i + 1 >= argc) return usage("--preload needs an argument");
+            const char *old = getenv("LD_PRELOAD");
+            char *v = old && *old ? xasprintf("%s:%s", old, argv[++i]) : xstrdup(argv[++i]);
+            setenv("LD_PRELOAD", v, 1);
+            free(v);
+        } else if (!strcmp(a, "--trace")) {
             if (i + 2 >= argc || strcmp(argv[i + 1], "--")) return usage("--trace needs -- CMD [ARGS]");
             trace_cmd = argv + i + 2;
             break;
