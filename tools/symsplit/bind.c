@@ -2,6 +2,7 @@
  * that let a library answer its own references without any lookup. */
 #include "symsplit.h"
 #include <elf.h>
+#include <limits.h>
 #include <string.h>
 
 /* Does module m define name in a way that satisfies this reference?  The
@@ -28,12 +29,13 @@ static int match(const struct module *m, const char *name, uint32_t hash, const 
     return nver == 1 ? only : -1;
 }
 
+/* Entries that joined after step `until` are not there yet. */
 static int in_searchlist(const struct image *im, const struct searchlist *sl, const char *name, uint32_t hash,
-                         const char *ver, int ver_hidden, int skip, int *defidx)
+                         const char *ver, int ver_hidden, int until, int *defidx)
 {
     for (int k = 0; k < sl->n; k++) {
         int idx = sl->idx[k];
-        if (idx == skip) continue;
+        if (sl->join[k] > until) continue;
         int d = match(im->mods[idx].m, name, hash, ver, ver_hidden);
         if (d >= 0) { *defidx = d; return idx; }
     }
@@ -43,27 +45,34 @@ static int in_searchlist(const struct image *im, const struct searchlist *sl, co
 int lookup_in(const struct image *im, const struct searchlist *sl, const char *name, uint32_t hash,
               const char *ver, int *defidx)
 {
-    return in_searchlist(im, sl, name, hash, ver, 0, -1, defidx);
+    return in_searchlist(im, sl, name, hash, ver, 0, INT_MAX, defidx);
 }
 
 /* Module `from` looks up a name: its scopes in order (the global scope, then
- * the local scope of the dlopen that loaded it; reversed under RTLD_DEEPBIND). */
+ * the local scope of the dlopen that loaded it; reversed under RTLD_DEEPBIND).
+ * When: a module binding at load sees the global scope as it stood when it
+ * was opened (start-up modules: the start-up closure; the k-th dlopen: what
+ * joined before it; an RTLD_GLOBAL module joins after its own relocation).
+ * A lazy slot is bound at first call, assumed after the last open. */
 int lookup(const struct image *im, int from, const char *name, uint32_t hash,
-           const char *ver, int ver_hidden, int skip, int *defidx)
+           const char *ver, int ver_hidden, int lazy, int *defidx)
 {
+    int until = lazy && !im->mods[from].now ? INT_MAX : im->mods[from].step ? im->mods[from].step - 1 : 0;
     const struct lmod *l = &im->mods[from];
     const struct searchlist *first = &im->global, *second = NULL;
     if (l->scope >= 0) {
         second = &im->locals[l->scope];
         if (l->deepbind) { second = first; first = &im->locals[l->scope]; }
     }
-    int t = in_searchlist(im, first, name, hash, ver, ver_hidden, skip, defidx);
-    if (t < 0 && second) t = in_searchlist(im, second, name, hash, ver, ver_hidden, skip, defidx);
+    int t = in_searchlist(im, first, name, hash, ver, ver_hidden, first == &im->global ? until : INT_MAX, defidx);
+    if (t < 0 && second)
+        t = in_searchlist(im, second, name, hash, ver, ver_hidden, second == &im->global ? until : INT_MAX, defidx);
     return t;
 }
 
 /* Do m's own references to a definition bind to it without a lookup?
- * Certain for DF_SYMBOLIC and protected symbols.  For a function that m never
+ * Certain for DF_SYMBOLIC and protected symbols; likely for a hidden copy
+ * seen in .symtab.  For a function that m never
  * reaches through a relocation: "likely" when m's code calls it directly
  * (calls.c), "possible" when m merely has the -Bsymbolic-functions signature
  * (no JUMP_SLOT/GLOB_DAT to any own function), which a library that never
@@ -75,7 +84,8 @@ int self_binding(struct module *m, int defidx, int *how, int *conf)
     /* linker-made markers (_edata, __bss_start: NOTYPE) are nobody's state;
      * STB_GNU_UNIQUE is made one per process by ld.so whatever the flags */
     if (d->kind == K_OTHER || d->bind == STB_GNU_UNIQUE) return 0;
-    if (d->hidden_vis) { *how = H_HIDDEN; return 1; }
+    /* .symtab is no loader fact: what the static linker bound is likely, not certain */
+    if (d->hidden_vis) { *how = H_HIDDEN; *conf = C_LIKELY; return 1; }
     if (m->symbolic) { *how = H_SYMBOLIC; return 1; }
     if (d->vis == STV_PROTECTED) { *how = H_PROTECTED; return 1; }
     if (d->kind != K_FUNC) return 0;

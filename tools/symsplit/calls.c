@@ -5,10 +5,13 @@
  * says.  We find such sites by decoding only the direct-branch encodings
  * (x86-64 call/jmp rel32, AArch64 BL/B imm26) in executable sections and
  * matching their targets against the module's own exported function
- * addresses.  It is a byte scan, not a disassembly: a stray match is
- * possible (a random rel32 hitting a function's first byte exactly), which is
- * why this evidence is labelled "likely", never "certain".  The scan is lazy:
- * a module is scanned the first time a finding depends on it. */
+ * addresses.  Each match is then confirmed by Capstone (funcstate.c): the
+ * containing function is decoded from its start and the match must be an
+ * instruction boundary, so E8/E9 bytes inside other instructions no longer
+ * count (the byte scan alone is kept where a function's bounds are unknown).
+ * A call site may still be dead code: hence "likely", never "certain".  The
+ * scan is lazy: a module is scanned the first time a finding depends on it;
+ * decoding only the matches keeps it as cheap as the byte scan. */
 #include "symsplit.h"
 #include <gelf.h>
 #include <stdlib.h>
@@ -56,7 +59,7 @@ static void scan(struct module *m)
             int32_t rel;
             memcpy(&rel, p + i + 1, 4);
             int k = addr_find(&a, sh.sh_addr + i + 5 + (int64_t)rel);
-            if (k >= 0) m->defs[k].direct_call = 1;
+            if (k >= 0 && !m->defs[k].direct_call && insn_boundary(m, sh.sh_addr + i) != 0) m->defs[k].direct_call = 1;
         }
 #elif defined(__aarch64__)
         for (size_t i = 0; i + 4 <= n; i += 4) {

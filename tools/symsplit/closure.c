@@ -2,11 +2,15 @@
  * executable (the global scope), then each --dlopen root with its own
  * breadth-first searchlist (its local scope), appended to the global scope
  * when opened with RTLD_GLOBAL.  Libraries are reused by name (SONAME or the
- * name they were requested by) and by file identity, as ld.so does. */
+ * name they were requested by) and by file identity, as ld.so does.
+ * Program order is kept: each module records the step it was opened at, each
+ * global-scope entry the step it joined at (bind.c reads both). */
 #include "symsplit.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int in_list(const struct searchlist *s, int idx)
 {
@@ -15,11 +19,31 @@ static int in_list(const struct searchlist *s, int idx)
     return 0;
 }
 
-static void push(struct searchlist *s, int idx)
+static void push_at(struct searchlist *s, int idx, int join)
 {
-    GROW(s->idx, s->n, s->cap);
+    if (s->n >= s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 8;
+        s->idx = xrealloc(s->idx, s->cap * sizeof *s->idx);
+        s->join = xrealloc(s->join, s->cap * sizeof *s->join);
+    }
+    s->join[s->n] = join;
     s->idx[s->n++] = idx;
 }
+static void push(struct searchlist *s, int idx) { push_at(s, idx, 0); }
+
+/* RTLD_GLOBAL (at open, or later by promotion): the whole searchlist of
+ * dlopen k joins the global scope at step k+1; returns the old length, for
+ * image_demote. */
+int image_promote(struct image *im, int k)
+{
+    int was = im->global.n;
+    const struct searchlist *sl = &im->locals[k];
+    for (int i = 0; i < sl->n; i++)
+        if (!in_list(&im->global, sl->idx[i])) push_at(&im->global, sl->idx[i], k + 1);
+    return was;
+}
+void image_demote(struct image *im, int was) { im->global.n = was; }
+int image_in_global(const struct image *im, int idx) { return in_list(&im->global, idx); }
 
 static void add_name(struct lmod *l, const char *name)
 {
@@ -44,28 +68,25 @@ static int add_module(struct image *im, struct module *m, int loader, int scope,
     for (int i = 0; i < im->n; i++)     /* same file under another name: one module */
         if (im->mods[i].m == m) { add_name(&im->mods[i], name); return i; }
     GROW(im->mods, im->n, im->cap);
-    im->mods[im->n] = (struct lmod){ .m = m, .loader = loader, .scope = scope };
+    /* opened by dlopen number scope (step scope+1), or at start-up (step 0) */
+    im->mods[im->n] = (struct lmod){ .m = m, .loader = loader, .scope = scope, .step = scope + 1, .now = m->bind_now };
     add_name(&im->mods[im->n], name);
     return im->n++;
 }
 
-/* Edges of the NEEDED graph, for loop detection. */
-struct edges { int *from, *to; int n, cap, cap2; };
-
 static void missing(struct image *im, const char *name, int req)
 {
-    char *s = xasprintf("%s (needed by %s)", name, module_name(im->mods[req].m));
     for (int i = 0; i < im->nmissing; i++)
-        if (!strcmp(im->missing[i], s)) { free(s); return; }
+        if (!strcmp(im->missing[i].name, name) && im->missing[i].req == req) return;
     im->missing = xrealloc(im->missing, (im->nmissing + 1) * sizeof *im->missing);
-    im->missing[im->nmissing++] = s;
+    im->missing[im->nmissing++] = (struct missing){ name, req };
 }
 
 /* Breadth-first over NEEDED from root; fills sl in load order. */
-static int bfs(struct image *im, struct searchlist *sl, int root, int scope, struct edges *E, char **err)
+static int bfs(struct image *im, struct searchlist *sl, int root, int scope, char **err)
 {
-    push(sl, root);
-    for (int q = 0; q < sl->n; q++) {
+    if (!in_list(sl, root)) push(sl, root);
+    for (int q = 0; q < sl->n; q++) {   /* the executable and any preloads first, then their NEEDED */
         int cur = sl->idx[q];
         struct module *cm = im->mods[cur].m;
         for (int k = 0; k < cm->nneeded; k++) {
@@ -82,40 +103,31 @@ static int bfs(struct image *im, struct searchlist *sl, int root, int scope, str
             int seen = 0;
             for (int i = 0; i < cl->ndeps; i++) seen |= cl->deps[i] == j;
             if (!seen) { GROW(cl->deps, cl->ndeps, cl->depcap); cl->deps[cl->ndeps++] = j; }
-            GROW(E->from, E->n, E->cap);
-            GROW(E->to, E->n, E->cap2);
-            E->from[E->n] = cur;
-            E->to[E->n++] = j;
             if (!in_list(sl, j)) push(sl, j);
         }
     }
     return 0;
 }
 
-/* Depth-first colouring; a back edge is a NEEDED loop. */
-static int dfs(const struct image *im, const struct edges *E, int v, char *color, int *stack, int depth, char **err)
+/* LD_PRELOAD (from the environment, as ld.so reads it; --preload adds to
+ * it): whitespace- or colon-separated; each object comes right after the
+ * executable in the global scope, before the executable's own NEEDED, and
+ * its dependencies join the breadth-first walk.  A name without a slash is
+ * searched as a NEEDED of the executable. */
+static int preload(struct image *im, char **err)
 {
-    color[v] = 1;
-    stack[depth] = v;
-    for (int e = 0; e < E->n; e++) {
-        if (E->from[e] != v) continue;
-        int w = E->to[e];
-        if (color[w] == 1) {   /* w is on the stack: the loop is w .. v -> w */
-            int from = depth;
-            while (stack[from] != w) from--;
-            char *s = xstrdup("");
-            for (int i = from; i <= depth; i++) {
-                char *t = xasprintf("%s%s -> ", s, module_name(im->mods[stack[i]].m));
-                free(s);
-                s = t;
-            }
-            *err = xasprintf("%s: NEEDED loop: %s%s", im->mods[w].m->path, s, module_name(im->mods[w].m));
-            free(s);
-            return -1;
-        }
-        if (!color[w] && dfs(im, E, w, color, stack, depth + 1, err)) return -1;
+    const char *env = getenv("LD_PRELOAD");
+    if (!env || !*env) return 0;
+    push(&im->global, 0);
+    char *list = xstrdup(env), *save, *name;
+    for (char *p = list; (name = strtok_r(p, " :\t", &save)); p = NULL) {
+        struct module *m = find_library(im, 0, name, err);
+        if (*err) { free(list); return -1; }
+        if (!m) { *err = xasprintf("LD_PRELOAD: %s: cannot find it (ld.so ignores it with a message)", name); free(list); return -1; }
+        int j = add_module(im, m, 0, -1, xstrdup(name));
+        if (!in_list(&im->global, j)) push(&im->global, j);
     }
-    color[v] = 2;
+    free(list);
     return 0;
 }
 
@@ -126,17 +138,22 @@ int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, 
     int skip;
     struct module *m = load_path(exe, 1, err, &skip);
     if (!m) return -1;
-    struct edges E = { 0 };
-    int rc = -1;
     add_module(im, m, -1, -1, exe);
     if (m->is_static) return 0;
-    if (bfs(im, &im->global, 0, -1, &E, err)) goto out;
+    /* a NEEDED loop is no obstacle: a module already loaded is reused by
+     * name, as ld.so does */
+    if (preload(im, err) || bfs(im, &im->global, 0, -1, err)) return -1;
     for (int d = 0; d < ndl; d++) {
         int root = by_name(im, dl[d].path), before = im->n;
         if (root < 0) {
             struct module *rm = find_library(im, 0, dl[d].path, err);  /* as if called from the exe */
-            if (*err) goto out;
-            if (!rm) { *err = xasprintf("%s: cannot find the --dlopen module", dl[d].path); goto out; }
+            if (*err) return -1;
+            if (!rm) {   /* dlopen searches a name without a slash; it never looks in the current directory */
+                *err = xasprintf("%s: cannot find the --dlopen module in the library search path%s", dl[d].path,
+                                 !strchr(dl[d].path, '/') && !access(dl[d].path, F_OK)
+                                     ? " (a name without a slash is searched as dlopen does; for the file here write ./NAME)" : "");
+                return -1;
+            }
             root = add_module(im, rm, 0, im->nlocals, dl[d].path);
         }
         im->locals = xrealloc(im->locals, (im->nlocals + 1) * sizeof *im->locals);
@@ -144,34 +161,24 @@ int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, 
         im->roots[im->nlocals] = root;
         struct searchlist *sl = &im->locals[im->nlocals];
         memset(sl, 0, sizeof *sl);
-        if (bfs(im, sl, root, im->nlocals, &E, err)) goto out;
-        for (int i = before; i < im->n; i++) im->mods[i].deepbind = dl[d].kind == SC_DEEPBIND;
+        if (bfs(im, sl, root, im->nlocals, err)) return -1;
+        for (int i = before; i < im->n; i++) {
+            im->mods[i].deepbind = dl[d].deepbind;
+            im->mods[i].now |= !dl[d].lazy;   /* RTLD_NOW: every reference bound at open */
+        }
         im->nlocals++;
-        if (dl[d].kind == SC_GLOBAL)   /* RTLD_GLOBAL: the whole searchlist joins the global scope */
-            for (int i = 0; i < sl->n; i++)
-                if (!in_list(&im->global, sl->idx[i])) push(&im->global, sl->idx[i]);
+        if (dl[d].kind == SC_GLOBAL) image_promote(im, im->nlocals - 1);
     }
-    char *color = xcalloc(im->n, 1);
-    int *stack = xcalloc(im->n + 1, sizeof *stack);
-    rc = 0;
-    for (int v = 0; v < im->n && !rc; v++)
-        if (!color[v]) rc = dfs(im, &E, v, color, stack, 0, err);
-    free(color);
-    free(stack);
-out:
-    free(E.from);
-    free(E.to);
-    return rc;
+    return 0;
 }
-
 void image_free(struct image *im)
 {
     for (int i = 0; i < im->n; i++) { free(im->mods[i].names); free(im->mods[i].deps); }
     free(im->roots);
     free(im->mods);
     free(im->global.idx);
-    for (int i = 0; i < im->nlocals; i++) free(im->locals[i].idx);
+    free(im->global.join);
+    for (int i = 0; i < im->nlocals; i++) { free(im->locals[i].idx); free(im->locals[i].join); }
     free(im->locals);
-    for (int i = 0; i < im->nmissing; i++) free(im->missing[i]);
     free(im->missing);
 }

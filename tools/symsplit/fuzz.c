@@ -20,6 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (int i = 0; i < m->ndefs; i++) {
             module_find_defs(m, m->defs[i].name, m->defs[i].hash);
             calls_itself(m, i);   /* the direct-call byte scan over executable sections */
+            function_state(m, &m->defs[i]);   /* Capstone over a function and its callees */
         }
         for (int i = 0; i < m->nrefs; i++)
             if (m->has_versym && m->refs[i].ver < m->nvers && m->vers[m->refs[i].ver].name) (void)strlen(m->vers[m->refs[i].ver].name);

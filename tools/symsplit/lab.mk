@@ -21,31 +21,38 @@ symsplit-sweep: $(SYMSPLIT)
 symsplit-bench: $(SYMSPLIT)
 	$(Q)$(SYMSPLIT_DIR)/bench $(SYMSPLIT)
 
+# -lcapstone: the disassembler (funcstate.c, calls.c); -lstdc++: its
+# __cxa_demangle names C++ symbols (demangle.c)
+# a missing compiler is one line, not the shell's "command not found"
+SYMSPLIT_CC_CHECK = @command -v $(firstword $(CC)) > /dev/null || { echo "symsplit: compiler '$(firstword $(CC))' not found (CC=$(CC))" >&2; exit 2; }
+
 $(SYMSPLIT): $(SYMSPLIT_SRCS) $(SYMSPLIT_HDRS)
+	$(SYMSPLIT_CC_CHECK)
 	@mkdir -p $(@D)
-	$(Q)$(CC) -O2 -g $(SYMSPLIT_CFLAGS) -o $@ $(SYMSPLIT_SRCS) -lelf
+	$(Q)$(CC) -O2 -g $(SYMSPLIT_CFLAGS) -o $@ $(SYMSPLIT_SRCS) -lelf -lcapstone -lstdc++
 
 # The same program under AddressSanitizer + UndefinedBehaviorSanitizer; the
 # tests run it over every input they have (a finding there is a test failure).
 $(SYMSPLIT_SAN): $(SYMSPLIT_SRCS) $(SYMSPLIT_HDRS)
+	$(SYMSPLIT_CC_CHECK)
 	@mkdir -p $(@D)
 	$(Q)$(CC) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
-	    $(SYMSPLIT_CFLAGS) -o $@ $(SYMSPLIT_SRCS) -lelf
+	    $(SYMSPLIT_CFLAGS) -o $@ $(SYMSPLIT_SRCS) -lelf -lcapstone -lstdc++
 
 # libFuzzer target (clang only): fuzz.c feeds bytes to the ELF parser.
 $(SYMSPLIT_FUZZ): $(SYMSPLIT_DIR)/fuzz.c $(addprefix $(SYMSPLIT_DIR)/,$(SYMSPLIT_LIB)) $(SYMSPLIT_HDRS)
 	@mkdir -p $(@D)
 	$(Q)clang -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(SYMSPLIT_CFLAGS) \
-	    -o $@ $(SYMSPLIT_DIR)/fuzz.c $(addprefix $(SYMSPLIT_DIR)/,$(SYMSPLIT_LIB)) -lelf
+	    -o $@ $(SYMSPLIT_DIR)/fuzz.c $(addprefix $(SYMSPLIT_DIR)/,$(SYMSPLIT_LIB)) -lelf -lcapstone -lstdc++
 
 # Hand-made scenarios the tests check the model against (see mkfixtures).
-$(SYMSPLIT_FIX): $(SYMSPLIT_DIR)/mkfixtures $(wildcard $(SYMSPLIT_DIR)/fixtures/*.c)
+$(SYMSPLIT_FIX): $(SYMSPLIT_DIR)/mkfixtures $(SYMSPLIT_DIR)/mkcorrupt $(wildcard $(SYMSPLIT_DIR)/fixtures/*.c)
 	$(Q)CC="$(CC)" LDFLAG_FUSE="$(LDFLAG_FUSE)" $(SYMSPLIT_DIR)/mkfixtures $(SYMSPLIT_OUT)/fixtures
 	@touch $@
 
-HELP_LINES += "  make symsplit    build the binding simulator: $(SYMSPLIT) [--dlopen P[:local|:global]] [--allow F] [--json] EXE..."
+HELP_LINES += "  make symsplit    build the binding simulator: $(SYMSPLIT) --help for its options"
 HELP_LINES += "  make symsplit-sweep / symsplit-bench    symsplit over /usr/bin + /usr/sbin; timing vs libtree/ldd/nm"
-DEPS_PACKAGES += libelf-dev binutils file clang python3
+DEPS_PACKAGES += libelf-dev libcapstone-dev binutils file clang python3
 TEST_PREREQS += $(SYMSPLIT) $(SYMSPLIT_SAN) $(SYMSPLIT_FIX)
 ifneq ($(SYMSPLIT_CLANG),)
 TEST_PREREQS += $(SYMSPLIT_FUZZ)

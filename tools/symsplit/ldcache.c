@@ -3,12 +3,9 @@
  * layout is understood; entries tagged with hwcaps are ignored (the base
  * entry of the same soname is what a baseline CPU would get). */
 #include "symsplit.h"
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #define MAGIC "glibc-ld.so.cache1.1"
 #define HDR 48          /* magic+version, nlibs, len_strings, flags, pad, ext_off, unused[3] */
@@ -24,26 +21,23 @@
 
 static struct strmap cache;
 static int loaded;
+static char *load_err;
 
-static void load(void)
+/* Reads the cache; returns NULL or what is wrong with it. */
+static char *load(const char *path)
 {
-    loaded = 1;
-    const char *path = getenv("SYMSPLIT_LDCACHE");   /* tests point this at a fixture */
-    int fd = open(path ? path : "/etc/ld.so.cache", O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return;
     struct stat st;
-    if (fstat(fd, &st) < 0 || st.st_size < HDR) { close(fd); return; }
+    char *err = NULL;
+    char *f = map_input(path, &st, &err);
+    if (!f) return err;
     size_t size = st.st_size;
-    const char *f = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (f == MAP_FAILED) return;
     /* an old "ld.so-1.7.0" table may precede the new one: find the new magic */
     const char *base = memmem(f, size, MAGIC, strlen(MAGIC));
-    if (!base || (size_t)(f + size - base) < HDR) return;
+    if (!base || (size_t)(f + size - base) < HDR) return xasprintf("%s: not an ld.so cache (no \"" MAGIC "\" table)", path);
     size_t left = f + size - base;
     uint32_t nlibs;
     memcpy(&nlibs, base + 20, 4);
-    if (nlibs > (left - HDR) / ENT) return;
+    if (nlibs > (left - HDR) / ENT) return xasprintf("%s: corrupt ld.so cache (%u entries in %zu bytes)", path, nlibs, left);
     for (uint32_t i = 0; i < nlibs; i++) {
         const char *e = base + HDR + (size_t)i * ENT;
         int32_t flags;
@@ -55,10 +49,26 @@ static void load(void)
             continue;
         if (!strmap_get(&cache, base + key)) strmap_put(&cache, base + key, xstrdup(base + value));
     }
+    return NULL;
+}
+
+/* SYMSPLIT_LDCACHE names a cache the user wants read: missing or garbage is
+ * an error.  The system's own cache may be absent or unusable, as ld.so
+ * allows: then only the search paths count. */
+int ldcache_open(char **err)
+{
+    const char *path = getenv("SYMSPLIT_LDCACHE");   /* tests point this at a fixture */
+    loaded = 1;
+    load_err = load(path ? path : "/etc/ld.so.cache");
+    if (load_err && path) {
+        *err = xasprintf("SYMSPLIT_LDCACHE=%s", load_err);
+        return -1;
+    }
+    return 0;
 }
 
 const char *ldcache_lookup(const char *soname)
 {
-    if (!loaded) load();
+    if (!loaded) { char *e = NULL; if (ldcache_open(&e)) free(e); }
     return strmap_get(&cache, soname);
 }

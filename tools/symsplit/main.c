@@ -1,4 +1,4 @@
-/* symsplit [--dlopen PATH[:local|:global|:deepbind]]... [--allow FILE] [--json] EXECUTABLE...
+/* symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind]]... [--allow FILE] [--json] EXECUTABLE...
  * --info also prints the rows that do not make the exit status (MAYBE, INFO).
  * Exit: 0 no split, 1 split found, 2 error (malformed input, bad usage). */
 #include "report.h"
@@ -6,44 +6,160 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#define USAGE "usage: symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind]]... [--dlsym NAME[@VER]]... [--host node|python] [--preload LIB]... [--allow FILE] [--json] [--info] [--copies] [--strict] EXECUTABLE...\n" \
+              "       symsplit [options] --pid PID | --maps FILE [EXECUTABLE]\n" \
+              "       symsplit [options] --trace -- CMD [ARGS]\n"
+#define VERSION "symsplit 0.2 (split-state-lab)\n"
+
+#define HELP \
+    "Models how ld.so would bind EXECUTABLE (never runs it) and reports split state:\n" \
+    "two live copies of one definition, references partitioned between them.\n" \
+    "  --dlopen PATH[:flags]  a module the program opens at run time, in program order;\n" \
+    "                         flags: local (default) | global, now | lazy, deepbind\n" \
+    "  --dlsym NAME[@VER]     the host looks NAME up on a --dlopen handle (globs, repeatable)\n" \
+    "  --host node|python     the entry points that host looks up (N-API, PyInit_*)\n" \
+    "                         without either, a handle-only use is at most MAYBE\n" \
+    "  --trace -- CMD [ARGS]  run CMD under LD_DEBUG (the only mode that runs anything):\n" \
+    "                         its dlopens are the image, findings marked seen live or not\n" \
+    "  --pid PID, --maps FILE the objects a process has mapped (/proc/PID/maps or a copy):\n" \
+    "                         start-up closure global, other roots RTLD_LOCAL dlopens\n" \
+    "  --preload LIB          as LD_PRELOAD (which is read from the environment too)\n" \
+    "  --allow FILE           allowlist: one 'SYMBOL [MODULE]' glob pair a line\n" \
+    "  --json                 one JSON object instead of the table\n" \
+    "  --info                 also print MAYBE and INFO rows\n" \
+    "  --copies               COPY rows (libraries in 2+ copies) also without --dlopen\n" \
+    "  --strict               LATENT and COPY rows set the exit status too\n" \
+    "Exit: 0 no split, 1 split found, 2 error (bad input, bad usage), 3 an image cannot load.\n"
+
+/* One line: what is wrong, and where to look. */
 static int usage(const char *why)
 {
-    fprintf(stderr, "symsplit: %s\nusage: symsplit [--dlopen PATH[:local|:global|:deepbind]]... [--allow FILE] [--json] [--info] EXECUTABLE...\n", why);
+    fprintf(stderr, "symsplit: %s (symsplit --help for usage)\n", why);
     return 2;
+}
+
+/* PATH[:local|:global][:now|:lazy][:deepbind], flags in any order after the
+ * path.  A trailing ":word" of letters that is no flag is a typo, unless the
+ * whole argument names an existing file. */
+static int dlopen_arg(const char *arg, struct dlopen_req *r, char **err)
+{
+    static const char *const flags[] = { "local", "global", "now", "lazy", "deepbind" };
+    char *p = xstrdup(arg), *c;
+    int seen[5] = { 0 };     /* none given: RTLD_LOCAL, as dlopen defaults */
+    while ((c = strrchr(p, ':')) && access(arg, F_OK) != 0) {
+        size_t k = 0;
+        while (k < 5 && strcmp(c + 1, flags[k])) k++;
+        if (k == 5) {
+            if (c[1] && strspn(c + 1, "abcdefghijklmnopqrstuvwxyz") == strlen(c + 1)) {
+                *err = xasprintf("--dlopen %s: unknown flag '%s' (flags: local, global, now, lazy, deepbind)", arg, c + 1);
+                return -1;
+            }
+            break;
+        }
+        seen[k] = 1;
+        *c = 0;
+    }
+    if ((seen[0] && seen[1]) || (seen[2] && seen[3])) {
+        *err = xasprintf("--dlopen %s: contradictory flags", arg);
+        return -1;
+    }
+    if (!*p) { *err = xasprintf("--dlopen '%s': no path", arg); return -1; }
+    r->kind = seen[1] ? SC_GLOBAL : SC_LOCAL;
+    r->deepbind = seen[4];
+    r->lazy = seen[3];
+    r->path = p;
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
     struct dlopen_req *dl = xcalloc(argc, sizeof *dl);
     const char **exes = xcalloc(argc, sizeof *exes);
-    int ndl = 0, nexe = 0, json = 0, show_all = 0;
+    int ndl = 0, nexe = 0, json = 0, show_all = 0, strict = 0, copies = 0;
     struct allow *allow = NULL;
+    struct dlsyms *dlsyms = NULL;
+    const char *maps = NULL;
+    char *const *trace_cmd = NULL;
+    struct trace tr, *live = NULL;
+    char *pid_exe = NULL;
     char *err = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(USAGE HELP, stdout); return 0; }
+        if (!strcmp(a, "--version")) { fputs(VERSION, stdout); return 0; }
         if (!strcmp(a, "--json")) json = 1;
+        else if (!strcmp(a, "--strict")) strict = 1;
+        else if (!strcmp(a, "--copies")) copies = 1;
         else if (!strcmp(a, "--info")) show_all = 1;
-        else if (!strcmp(a, "--dlopen") || !strcmp(a, "--allow")) {
+        else if (!strcmp(a, "--preload")) {   /* as LD_PRELOAD: also for a --trace run */
+            if (i + 1 >= argc) return usage("--preload needs an argument");
+            const char *old = getenv("LD_PRELOAD");
+            char *v = old && *old ? xasprintf("%s:%s", old, argv[++i]) : xstrdup(argv[++i]);
+            setenv("LD_PRELOAD", v, 1);
+            free(v);
+        } else if (!strcmp(a, "--trace")) {
+            if (i + 2 >= argc || strcmp(argv[i + 1], "--")) return usage("--trace needs -- CMD [ARGS]");
+            trace_cmd = argv + i + 2;
+            break;
+        } else if (!strcmp(a, "--maps") || !strcmp(a, "--pid")) {
+            if (i + 1 >= argc) return usage(xasprintf("%s needs an argument", a));
+            if (!strcmp(a, "--maps")) maps = argv[++i];
+            else if (!(maps = maps_of_pid(argv[++i], &pid_exe, &err))) return usage(err);
+        } else if (!strcmp(a, "--dlsym") || !strcmp(a, "--host")) {
+            if (i + 1 >= argc) return usage(xasprintf("%s needs an argument", a));
+            if (!strcmp(a, "--dlsym")) dlsyms = dlsyms_add(dlsyms, argv[++i]);
+            else if (!(dlsyms = dlsyms_host(dlsyms, argv[++i], &err))) return usage(err);
+        } else if (!strcmp(a, "--dlopen") || !strcmp(a, "--allow")) {
             if (i + 1 >= argc) return usage(xasprintf("%s needs an argument", a));
             if (!strcmp(a, "--allow")) {
                 if (!(allow = allow_load(argv[++i], &err))) { fprintf(stderr, "symsplit: %s\n", err); return 2; }
                 continue;
             }
-            char *p = xstrdup(argv[++i]), *c = strrchr(p, ':');
-            dl[ndl].kind = SC_LOCAL;            /* RTLD_LOCAL is dlopen's default */
-            if (c && !strcmp(c, ":global")) { dl[ndl].kind = SC_GLOBAL; *c = 0; }
-            else if (c && !strcmp(c, ":local")) *c = 0;
-            else if (c && !strcmp(c, ":deepbind")) { dl[ndl].kind = SC_DEEPBIND; *c = 0; }
-            dl[ndl++].path = p;
+            if (dlopen_arg(argv[++i], &dl[ndl++], &err)) return usage(err);
         } else if (!strcmp(a, "--")) {
             while (++i < argc) exes[nexe++] = argv[i];
         } else if (a[0] == '-' && a[1]) return usage(xasprintf("unknown option '%s'", a));
         else exes[nexe++] = a;
     }
-    if (!nexe) return usage("no EXECUTABLE given");
     elf_version(EV_CURRENT);
+    if (ldcache_open(&err)) { fprintf(stderr, "symsplit: %s\n", err); return 2; }
+    if (trace_cmd) {   /* run it: the loader's record gives the dlopens and the live bindings */
+        if (trace_run(trace_cmd, &tr, &err)) { fprintf(stderr, "symsplit: %s\n", err); return 2; }
+        struct dlopen_req *tdl = xcalloc(tr.nroots + 1, sizeof *tdl);
+        for (int k = 0; k < tr.nroots; k++) {
+            const char *b = strrchr(tr.roots[k], '/');
+            tdl[k] = dlopen_as_given(tr.roots[k], b ? b + 1 : tr.roots[k], dl, ndl);
+        }
+        fprintf(stderr, "symsplit: note: --trace: %s ran; %d module(s) it dlopened, in that order:", tr.exe, tr.nroots);
+        for (int k = 0; k < tr.nroots; k++)
+            fprintf(stderr, " %s%s", tdl[k].path, tdl[k].kind == SC_GLOBAL ? ":global" : ":local");
+        fprintf(stderr, "\n");
+        exes[0] = tr.exe;
+        nexe = 1;
+        dl = tdl;
+        ndl = tr.nroots;
+        live = &tr;
+    }
+    if (maps) {   /* the process as mapped: its executable, its dlopened roots */
+        const char *exe = pid_exe ? pid_exe : nexe ? exes[0] : NULL;
+        struct dlopen_req *mdl;
+        int n = maps_image(maps, &exe, dl, ndl, &mdl, &err);
+        if (n < 0) { fprintf(stderr, "symsplit: %s\n", err); return 2; }
+        fprintf(stderr, "symsplit: note: %s: %s and its NEEDED closure at start-up; %d module(s) taken as dlopens in "
+                        "load (reverse address) order:", maps, exe, n);
+        for (int k = 0; k < n; k++)
+            fprintf(stderr, " %s%s", mdl[k].path, mdl[k].kind == SC_GLOBAL ? ":global" : ":local");
+        fprintf(stderr, "\n");
+        exes[0] = exe;
+        nexe = 1;
+        dl = mdl;
+        ndl = n;
+    }
+    if (!nexe) return usage("no EXECUTABLE given");
     struct report *r = report_new(json, show_all, allow);
+    report_live(r, live);
     int errors = 0, images = 0;
     for (int e = 0; e < nexe; e++) {
         struct image im;
@@ -54,17 +170,31 @@ int main(int argc, char **argv)
             errors++;
         } else {
             images++;
+            im.dlsyms = dlsyms;
             if (im.mods[0].m->is_static)
                 fprintf(stderr, "symsplit: note: %s is statically linked: nothing is bound at run time\n", exes[e]);
             if (getenv("SYMSPLIT_DEBUG"))     /* the closure in load order, for checking against ldd */
                 for (int i = 0; i < im.n; i++)
                     fprintf(stderr, "closure %s: %s => %s\n", exes[e], module_name(im.mods[i].m), im.mods[i].m->path);
-            report_missing(r, &im);
+            if (im.nmissing) report_partial(r);
+            check_loadable(r, &im);
             analyse_image(r, &im);
+            /* library copies: asked for, or a process with plugins (the
+             * system sweep, one executable at a time, does not pay for it) */
+            if (copies || im.nlocals) report_copies(r, &im);
+            /* latent captures: each RTLD_LOCAL dlopen assumed RTLD_GLOBAL in turn */
+            for (int k = 0; k < im.nlocals; k++) {
+                if (image_in_global(&im, im.roots[k])) continue;
+                int mark = image_promote(&im, k);
+                report_promoted(r, module_name(im.mods[im.roots[k]].m));
+                analyse_image(r, &im);
+                report_promoted(r, NULL);
+                image_demote(&im, mark);
+            }
         }
         image_free(&im);
     }
     report_finish(r, images, errors);
     fflush(stdout);
-    return errors ? 2 : report_splits(r) ? 1 : 0;
+    return exit_status(report_counts(r), errors, strict);
 }

@@ -1,11 +1,20 @@
 /* report.c: verdict rows (table or JSON) for the findings split.c hands over. */
 #ifndef REPORT_H
 #define REPORT_H
-#include "symsplit.h"
+#include "policy.h"
 /* A capture (split.c) of name; b[0..n) are all bindings of the name.
  * Returns 1 when it counts as a split (not info, not maybe, not allowlisted). */
 int report_split(struct report *r, const struct image *im, const char *name,
                  const struct binding *b, int n, const struct finding *f);
+void report_row(struct report *r, const struct image *im, const struct decision *d, const char *symbol,
+                int conf, const char *why, const char *extra);
+const int *report_counts(const struct report *r);
+void report_promoted(struct report *r, const char *module);   /* latent pass on/off */
+void report_live(struct report *r, const struct trace *t);    /* --trace: mark findings seen live */
 void report_naive(struct report *r, int has_duplicates);
-void report_missing(struct report *r, const struct image *im);
+void report_partial(struct report *r);
+/* loadable.c: NOLOAD rows for what ld.so would refuse; returns how many. */
+int check_loadable(struct report *r, const struct image *im);
+/* copies.c: COPY rows, one per library present in 2+ copies; returns how many. */
+int report_copies(struct report *r, const struct image *im);
 #endif

@@ -93,7 +93,7 @@ static char *expand(const char *s, const char *origin)
 }
 
 /* Try every directory of a colon list; returns module, NULL (not here), or sets *err. */
-static struct module *in_dirs(const char *list, const char *origin, const char *name, char **err)
+struct module *find_in_dirs(const char *list, const char *origin, const char *name, char **err)
 {
     if (!list) return NULL;
     char *dirs = expand(list, origin), *save = NULL, *d;
@@ -108,7 +108,7 @@ static struct module *in_dirs(const char *list, const char *origin, const char *
     return m;
 }
 
-static const char *const default_dirs =
+const char *const default_dirs =
 #if defined(__x86_64__)
     "/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:"
 #elif defined(__aarch64__)
@@ -133,14 +133,14 @@ struct module *find_library(const struct image *im, int req, const char *name, c
      * executable); an object with RUNPATH has its RPATH ignored */
     if (!r->runpath)
         for (int l = req; l >= 0 && !m && !*err; l = im->mods[l].loader)
-            if (!im->mods[l].m->runpath) m = in_dirs(im->mods[l].m->rpath, im->mods[l].m->origin, name, err);
-    if (!m && !*err) m = in_dirs(getenv("LD_LIBRARY_PATH"), im->mods[0].m->origin, name, err);
-    if (!m && !*err) m = in_dirs(r->runpath, r->origin, name, err);   /* direct dependencies only */
+            if (!im->mods[l].m->runpath) m = find_in_dirs(im->mods[l].m->rpath, im->mods[l].m->origin, name, err);
+    if (!m && !*err) m = find_in_dirs(getenv("LD_LIBRARY_PATH"), im->mods[0].m->origin, name, err);
+    if (!m && !*err) m = find_in_dirs(r->runpath, r->origin, name, err);   /* direct dependencies only */
     if (!m && !*err && !r->nodeflib) {
         const char *c = ldcache_lookup(name);
         int skip;
         if (c) m = load_path(c, 0, err, &skip);
-        if (!m && !*err) m = in_dirs(default_dirs, "/", name, err);
+        if (!m && !*err) m = find_in_dirs(default_dirs, "/", name, err);
     }
     return m;
 }

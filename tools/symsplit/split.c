@@ -33,6 +33,7 @@ struct ctx {
     unsigned char **closure;         /* closure[r][i]: module i is in r's dependency closure */
     signed char *comp;               /* comp[x * n + y]: x's best self-binding of a name y defines, -1 none, -2 unknown */
     const char **comp_name; char *comp_how;
+    struct binding *handles; int nhandles, hcap;   /* what the host dlsyms, for component() */
 };
 
 static struct slot *find(struct names *t, const char *name, uint32_t hash, int insert)
@@ -103,10 +104,19 @@ static int component(struct ctx *c, int x, int y, const char **name, int *how)
         struct module *X = c->im->mods[x].m, *Y = c->im->mods[y].m;
         int best = -1, bhow = 0, conf, h;
         const char *bname = NULL;
+        /* the host looks up X's copy of a name Y defines too (dlsym on a
+         * handle): X's copy of the shared code runs (the NCCL case) */
+        for (int j = 0; j < c->nhandles; j++) {
+            const struct binding *b = &c->handles[j];
+            const struct def *d = &X->defs[b->def];
+            if (b->target != x || d->kind != K_FUNC || module_find_defs(Y, d->name, d->hash) < 0) continue;
+            if (best < 0 || b->conf < best) { best = b->conf; bhow = H_HANDLE; bname = d->name; }
+        }
         for (int j = 0; j < X->ndups && best != C_CERTAIN; j++) {
             int k = X->dups[j];
             const struct def *d = &X->defs[k];
-            if (d->bind == STB_WEAK || module_find_defs(Y, d->name, d->hash) < 0) continue;
+            /* only code says code is running (a hidden typeinfo string does not) */
+            if (d->kind != K_FUNC || d->bind == STB_WEAK || module_find_defs(Y, d->name, d->hash) < 0) continue;
             if (!self_binding(X, k, &h, &conf) || h == H_BSYMFUNC) continue;
             if (best < 0 || conf < best) { best = conf; bhow = h; bname = d->name; }
         }
@@ -126,7 +136,7 @@ static int alive(struct ctx *c, const struct group *gr, int x, int xd, int y, in
     for (int i = 0; i < gr->n; i++) {
         const struct binding *b = &gr->b[i];
         if (b->target != x || b->def != xd) continue;
-        int conf = b->how == H_HANDLE ? C_LIKELY : b->conf;
+        int conf = b->conf;
         if (best < 0 || conf < best) {
             best = conf;
             f->ev_how = b->how;
@@ -156,7 +166,11 @@ static int capture(struct ctx *c, const struct group *gr, struct finding *out)
     int found = 0;
     for (int i = 0; i < gr->n; i++) {
         const struct binding *b = &gr->b[i];
-        if (b->how != H_LOOKUP && b->how != H_EXE_OWN) continue;
+        /* a module's own hidden copy (.symtab) also captures it, from the
+         * exported copy in its own dependencies (--exclude-libs) */
+        int own_hidden = b->how == H_HIDDEN && b->binder == b->target &&
+                         im->mods[b->target].m->defs[b->def].kind == K_FUNC;   /* code (DW.ref.* data are per module by design) */
+        if (b->how != H_LOOKUP && b->how != H_EXE_OWN && !own_hidden) continue;
         const struct module *Y = im->mods[b->target].m;
         const struct def *yd = &Y->defs[b->def];
         const unsigned char *cl = closure_of(c, b->binder);
@@ -164,11 +178,17 @@ static int capture(struct ctx *c, const struct group *gr, struct finding *out)
             int x = gr->dm[k], xd = gr->dk[k];
             const struct module *X = im->mods[x].m;
             if (x == b->target || !cl[x] || !same_interface(X, &X->defs[xd], Y, yd)) continue;
-            struct finding f = { b->binder, b->target, b->def, b->how, x, xd, 0, 0, 0, NULL };
+            int diff = different_entities(X, &X->defs[xd], Y, yd);
+            /* a hidden namesake with other code is not a copy of the interposing definition */
+            if (diff && X->defs[xd].hidden_vis) continue;
+            struct finding f = { b->binder, b->target, b->def, b->how, x, xd, 0, 0, 0, NULL, diff };
             /* running code keeps a copy of code in use, never a copy of data;
              * C++ vague linkage is reported as such whatever the evidence */
             int name_only = yd->kind != K_FUNC || X->defs[xd].kind != K_FUNC || weak_func(yd) || weak_func(&X->defs[xd]);
             f.conf = alive(c, gr, x, xd, b->target, name_only, &f);
+            /* a collision needs no live copy: code built for X's entity now
+             * works on Y's, a binding the loader made (certain) */
+            if (diff) { f.conf = C_CERTAIN; f.ev_how = -1; f.ev_name = NULL; }
             if (f.conf < 0) continue;
             if (!found || f.conf < out->conf) { *out = f; found = 1; }
         }
@@ -209,7 +229,7 @@ int analyse_image(struct report *r, const struct image *im)
             if (!sl || sl->ndef < 2) continue;
             const char *ver = m->has_versym && rf->ver >= 2 ? m->vers[rf->ver].name : NULL;
             int hid = m->has_versym && rf->ver >= 2 ? m->vers[rf->ver].hidden : 0, d;
-            int tg = lookup(im, i, rf->name, rf->hash, ver, hid, -1, &d);
+            int tg = lookup(im, i, rf->name, rf->hash, ver, hid, rf->lazy, &d);
             if (tg >= 0) bind(&c, sl, (struct binding){ i, tg, d, H_LOOKUP, C_CERTAIN });
         }
         for (int j = 0; j < m->ndups; j++) {
@@ -235,22 +255,32 @@ int analyse_image(struct report *r, const struct image *im)
             /* an interposable self-reference is an ordinary lookup; a library
              * can have both kinds of call sites */
             if (df->self_reloc && (!self || b.how == H_DIRECT)) {
-                int d, tg = lookup(im, i, df->name, df->hash, vname(m, df), 0, -1, &d);
+                int d, tg = lookup(im, i, df->name, df->hash, vname(m, df), 0, df->self_lazy, &d);
                 if (tg >= 0) bind(&c, sl, (struct binding){ i, tg, d, H_LOOKUP, C_CERTAIN });
             }
         }
     }
-    /* a program dlopens a library to dlsym in it: the handle finds the
-     * library's own searchlist first */
+    /* dlsym/dlvsym on a --dlopen handle searches that module and its
+     * dependencies breadth-first (the dlopen's searchlist), nothing else.
+     * What the host looks up is an input (--dlsym, --host): those names are
+     * a use (likely: the program may never call what it looked up); without
+     * it, any export of the handle's own module is a possible use only. */
     for (int k = 0; k < im->nlocals; k++) {
-        const struct module *m = im->mods[im->roots[k]].m;
-        for (int j = 0; j < m->ndups; j++) {
-            const struct def *df = &m->defs[m->dups[j]];
-            struct slot *sl = find(&t, df->name, df->hash, 0);
-            int d, tg;
-            if (sl->ndef < 2 || df->hidden_vis || df->kind == K_OTHER) continue;
-            if ((tg = lookup_in(im, &im->locals[k], df->name, df->hash, vname(m, df), &d)) >= 0)
-                bind(&c, sl, (struct binding){ im->roots[k], tg, d, H_HANDLE, C_LIKELY });
+        const struct searchlist *hl = &im->locals[k];
+        for (int q = 0; q < (im->dlsyms ? hl->n : 1); q++) {
+            const struct module *m = im->mods[im->dlsyms ? hl->idx[q] : im->roots[k]].m;
+            for (int j = 0; j < m->ndups; j++) {
+                const struct def *df = &m->defs[m->dups[j]];
+                struct slot *sl = find(&t, df->name, df->hash, 0);
+                const char *ver = vname(m, df);
+                int d, tg;
+                if (sl->ndef < 2 || df->hidden_vis || df->kind == K_OTHER) continue;
+                if (im->dlsyms && !dlsym_wanted(im->dlsyms, df->name, &ver)) continue;
+                if ((tg = lookup_in(im, hl, df->name, df->hash, ver, &d)) < 0) continue;
+                struct binding b = { im->roots[k], tg, d, H_HANDLE, im->dlsyms ? C_LIKELY : C_POSSIBLE };
+                bind(&c, sl, b);
+                if (im->dlsyms) { GROW(c.handles, c.nhandles, c.hcap); c.handles[c.nhandles++] = b; }
+            }
         }
     }
 
@@ -273,6 +303,7 @@ int analyse_image(struct report *r, const struct image *im)
     free(c.comp);
     free(c.comp_name);
     free(c.comp_how);
+    free(c.handles);
     free(c.g);
     free(t.s);
     return splits;

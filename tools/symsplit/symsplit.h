@@ -19,6 +19,11 @@ void strmap_put(struct strmap *m, const char *key, void *val); /* key copied */
 #define GROW(arr, n, cap) do { if ((n) >= (cap)) { (cap) = (cap) ? 2 * (cap) : 8; \
         (arr) = xrealloc((arr), (cap) * sizeof *(arr)); } } while (0)
 
+/* ---- input.c: every file read goes through these (regular files only) ---- */
+struct stat;
+int open_input(const char *path, struct stat *st, char **err);    /* fd, or -1 with *err */
+void *map_input(const char *path, struct stat *st, char **err);   /* private writable map, or NULL */
+
 /* ---- elf_module.c: one parsed ELF file, shared by every image that loads it ---- */
 enum symkind { K_FUNC, K_DATA, K_OTHER };
 struct def {                 /* an exported definition in .dynsym */
@@ -33,7 +38,9 @@ struct def {                 /* an exported definition in .dynsym */
     uint8_t direct_call;     /* the module's code calls it directly (calls.c) */
     uint8_t dup;             /* another module in the run defines this name (dups.c) */
     uint8_t hidden_vis;      /* from .symtab: a hidden definition, bound by its module only */
+    uint8_t self_lazy;       /* the self-reference is a JUMP_SLOT only (bound at first call) */
     uint64_t value, size;    /* st_value, st_size */
+    uint16_t shndx;          /* st_shndx: where its bytes are */
     int next;                /* next def in the same hash bucket, -1 ends */
 };
 struct ref {                 /* an undefined dynamic symbol the module needs */
@@ -41,8 +48,10 @@ struct ref {                 /* an undefined dynamic symbol the module needs */
     uint32_t hash;
     uint16_t ver;
     uint8_t weak, kind;
+    uint8_t lazy;            /* reached only through JUMP_SLOT: bound at first call unless BIND_NOW */
 };
-struct version { const char *name; uint8_t hidden; }; /* index -> name (verdef or verneed) */
+struct version { const char *name; uint8_t hidden, present; }; /* index -> name (verdef or verneed) */
+struct vneed { const char *file, *name; uint16_t ndx; uint8_t weak; };   /* one .gnu.version_r entry */
 
 struct module {
     char *path;              /* path as found (first time) */
@@ -54,7 +63,10 @@ struct module {
     const char **needed; int nneeded;
     const char *rpath, *runpath;
     int symbolic, nodeflib;  /* DF_SYMBOLIC/DT_SYMBOLIC, DF_1_NODEFLIB */
+    int bind_now;            /* DT_BIND_NOW, DF_BIND_NOW or DF_1_NOW: no lazy slots */
     struct version *vers; int nvers; int has_versym;
+    struct vneed *vneeds; int nvneeds, vneedcap;     /* versions it needs, per file */
+    const char **vdefs; int nvdefs, vdefcap;         /* version names it defines (base included) */
     struct def *defs; int ndefs;
     int *bucket; int nbucket;
     struct ref *refs; int nrefs;
@@ -65,6 +77,9 @@ struct module {
     int ndefs_dyn;           /* defs[0..ndefs_dyn) come from .dynsym, the rest are hidden (symtab.c) */
     void *map; size_t size; void *elf; int borrowed;
     int scanned;             /* calls.c has looked for direct calls */
+    uint64_t relro_lo, relro_hi;   /* PT_GNU_RELRO: read-only after start-up */
+    void *fstate;            /* funcstate.c's per-module tables, built on first use */
+    void *copies;            /* copies.c's fingerprint of the module, built on first use */
     int *dups; int ndups, dupcap;  /* defs whose name another module defines too */
 };
 /* Returns a module or NULL with *err set to a one-line reason.  *wrong_arch is set
@@ -74,9 +89,11 @@ struct module *module_parse(void *map, size_t size, const char *path, int is_mai
 void module_free(struct module *m);
 const char *module_name(const struct module *m); /* soname, else basename of path */
 int module_find_defs(const struct module *m, const char *name, uint32_t hash); /* first def index or -1 */
+/* The one string-table reader: "" and *bad set when off is out of range. */
+const char *elf_str(void *elf, size_t strndx, size_t off, int *bad);
 
 /* ---- version.c ---- */
-int parse_versions(struct module *m, void *elf, void *scn, void *shdr, int need);   /* 0, or -1 if corrupt */
+int parse_versions(struct module *m, void *elf, void *scn, int need);   /* 0, or -1 if corrupt */
 
 /* ---- symtab.c ---- */
 void module_symtab(struct module *m, void *elf, int *dcap);
@@ -84,14 +101,24 @@ void module_symtab(struct module *m, void *elf, int *dcap);
 /* ---- calls.c ---- */
 int calls_itself(struct module *m, int defidx);   /* 1: code calls this own export directly */
 
+/* ---- funcstate.c ---- */
+int function_state(struct module *m, const struct def *d);  /* 1 own state, 0 none, -1 unknown */
+void funcstate_free(void *fstate);
+void copies_free(void *copies);
+int insn_boundary(struct module *m, uint64_t addr);          /* 1 yes, 0 no, -1 unknown */
+
+/* ---- demangle.c ---- */
+char *demangle(const char *name);   /* malloc'd C++ name, or NULL when name is not a C++ one */
+
 /* ---- dups.c ---- */
 void dups_register(struct module *m);
 
 /* ---- ldcache.c ---- */
+int ldcache_open(char **err);                    /* -1 with *err: SYMSPLIT_LDCACHE unusable */
 const char *ldcache_lookup(const char *soname); /* path from /etc/ld.so.cache or NULL */
 
 /* ---- image / closure.c ---- */
-enum scopekind { SC_GLOBAL, SC_LOCAL, SC_DEEPBIND };
+enum scopekind { SC_GLOBAL, SC_LOCAL };
 struct lmod {
     struct module *m;
     int loader;              /* index of the module whose NEEDED (or dlopen) loaded it, -1 for the exe */
@@ -99,22 +126,31 @@ struct lmod {
     int scope;               /* -1: global scope only; else index of a local searchlist */
     int *deps; int ndeps, depcap;     /* its DT_NEEDED, resolved to image indices */
     int deepbind;
+    int step;                /* 0: loaded at start-up; k: by the k-th --dlopen */
+    int now;                 /* binds every reference when loaded (BIND_NOW, RTLD_NOW) */
 };
-struct searchlist { int *idx; int n, cap; };
+struct searchlist { int *idx, *join; int n, cap; };   /* join: step it joined the global scope */
 struct image {
     const char *exe_path;
     struct lmod *mods; int n, cap;
     struct searchlist global;
     struct searchlist *locals; int nlocals;
     int *roots;                       /* roots[k]: the --dlopen module whose searchlist is locals[k] */
-    char **missing; int nmissing;     /* "<name> (needed by <module>)" */
+    struct missing { const char *name; int req; } *missing; int nmissing;   /* NEEDED found by no search rule */
+    const struct dlsyms *dlsyms;      /* what the host looks up on a handle; NULL: not given */
 };
-struct dlopen_req { const char *path; enum scopekind kind; };
+struct dlopen_req { const char *path; enum scopekind kind; int deepbind, lazy; };
 /* Builds the image.  Returns 0, or -1 with *err set (malformed file, cycle...). */
 int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, int ndl, char **err);
 void image_free(struct image *im);
+int image_promote(struct image *im, int k);   /* dlopen k becomes RTLD_GLOBAL; returns the undo mark */
+void image_demote(struct image *im, int mark);
+int image_in_global(const struct image *im, int idx);
 struct module *load_path(const char *path, int is_main, char **err, int *skip);
 struct module *find_library(const struct image *im, int req, const char *name, char **err);
+/* First NAME in a colon-separated directory list ($ORIGIN = origin), or NULL. */
+struct module *find_in_dirs(const char *list, const char *origin, const char *name, char **err);
+extern const char *const default_dirs;
 
 /* ---- bind.c: symbol lookup and who binds what ---- */
 struct binding {
@@ -123,13 +159,40 @@ struct binding {
     int how;                 /* enum bindhow */
     int conf;                /* enum confidence */
 };
-enum bindhow { H_LOOKUP, H_EXE_OWN, H_HANDLE, H_SYMBOLIC, H_PROTECTED, H_HIDDEN, H_DIRECT, H_BSYMFUNC };
-enum confidence { C_CERTAIN, C_LIKELY, C_POSSIBLE };
+/* How a binding was made, and its name in --json: one table, one order. */
+#define BINDHOWS(X) X(H_LOOKUP, "lookup") X(H_EXE_OWN, "executable") X(H_HANDLE, "dlopen-handle") \
+    X(H_SYMBOLIC, "DF_SYMBOLIC") X(H_PROTECTED, "protected") X(H_HIDDEN, "hidden") X(H_DIRECT, "direct-call") \
+    X(H_BSYMFUNC, "Bsymbolic-functions")
+#define CONFIDENCES(X) X(C_CERTAIN, "certain") X(C_LIKELY, "likely") X(C_POSSIBLE, "possible")
+#define ENUM_ITEM(id, name) id,
+enum bindhow { BINDHOWS(ENUM_ITEM) };
+enum confidence { CONFIDENCES(ENUM_ITEM) };
+extern const char *const how_name[], *const conf_name[];
 int lookup(const struct image *im, int from, const char *name, uint32_t hash,
-           const char *ver, int ver_hidden, int skip, int *defidx);
+           const char *ver, int ver_hidden, int lazy, int *defidx);
 int lookup_in(const struct image *im, const struct searchlist *sl, const char *name, uint32_t hash,
               const char *ver, int *defidx);
 int self_binding(struct module *m, int defidx, int *how, int *conf);
+
+/* ---- maps.c: --pid / --maps ---- */
+int maps_image(const char *file, const char **exe, const struct dlopen_req *user, int nuser,
+               struct dlopen_req **out, char **err);
+char *maps_of_pid(const char *pid, char **exe, char **err);   /* the maps file; *exe from /proc/PID/exe */
+struct dlopen_req dlopen_as_given(const char *path, const char *name, const struct dlopen_req *user, int nuser);
+
+/* ---- trace.c: --trace -- CMD: the one mode that runs something ---- */
+struct trace { struct strmap live; char **roots; int nroots; char *exe; };
+int trace_run(char *const *cmd, struct trace *t, char **err);
+int trace_seen(const struct trace *t, const char *binder, const char *target, const char *name);
+
+/* ---- dlsym.c: what the host program looks up on a dlopen handle ---- */
+struct dlsyms;
+/* Adds "NAME[@VERSION]" (globs) or a --host preset; NULL or -1 with *err. */
+struct dlsyms *dlsyms_add(struct dlsyms *d, const char *pattern);
+struct dlsyms *dlsyms_host(struct dlsyms *d, const char *host, char **err);
+/* Does the host look up name?  *ver: in, the definition's version; out, the
+ * version it asks for (NULL: dlsym, the default version). */
+int dlsym_wanted(const struct dlsyms *d, const char *name, const char **ver);
 
 /* ---- split.c / report.c ---- */
 struct allow;
@@ -144,9 +207,11 @@ struct finding {
     int x, xdef, conf;
     int ev_how, ev_binder;
     const char *ev_name;
+    int collision;           /* the two definitions are different entities (sizes or bytes differ) */
 };
+/* policy.c: two definitions of one name that are not copies of one thing. */
+int different_entities(const struct module *a, const struct def *da, const struct module *b, const struct def *db);
 void report_finish(struct report *r, int images, int errors);
-int report_splits(const struct report *r);
 struct allow *allow_load(const char *path, char **err);
 int allow_match(const struct allow *a, const char *sym, const char *const *mods, int nmods);
 #endif

@@ -5,19 +5,12 @@
 #include "symsplit.h"
 #include <gelf.h>
 
-static const char *str(Elf *e, size_t strndx, size_t off, int *bad)
-{
-    const char *s = elf_strptr(e, strndx, off);
-    if (!s) { *bad = 1; return ""; }
-    return s;
-}
-
-int parse_versions(struct module *m, void *elf, void *section, void *shdr, int need)
+int parse_versions(struct module *m, void *elf, void *section, int need)
 {
     Elf *e = elf;
     Elf_Scn *scn = section;
-    GElf_Shdr *sh = shdr;
-    Elf_Data *d = elf_getdata(scn, NULL);
+    GElf_Shdr shdr, *sh = &shdr;
+    Elf_Data *d = gelf_getshdr(scn, sh) ? elf_getdata(scn, NULL) : NULL;
     if (!d) return -1;
     size_t off = 0;
     int bad = 0;
@@ -33,8 +26,12 @@ int parse_versions(struct module *m, void *elf, void *section, void *shdr, int n
                 if (!gelf_getvernaux(d, aoff, &va)) return -1;
                 unsigned ndx = va.vna_other & 0x7fff;
                 if (ndx >= (unsigned)m->nvers) return -1;
-                m->vers[ndx].name = str(e, sh->sh_link, va.vna_name, &bad);
+                m->vers[ndx].name = elf_str(e, sh->sh_link, va.vna_name, &bad);
+                m->vers[ndx].present = 1;
                 m->vers[ndx].hidden = (va.vna_other & 0x8000) != 0;
+                GROW(m->vneeds, m->nvneeds, m->vneedcap);
+                m->vneeds[m->nvneeds++] = (struct vneed){ elf_str(e, sh->sh_link, vn.vn_file, &bad), m->vers[ndx].name,
+                                                          ndx, (va.vna_flags & VER_FLG_WEAK) != 0 };
                 if (!va.vna_next) break;
                 aoff += va.vna_next;
             }
@@ -45,8 +42,13 @@ int parse_versions(struct module *m, void *elf, void *section, void *shdr, int n
             if (!gelf_getverdef(d, off, &vd) || !gelf_getverdaux(d, off + vd.vd_aux, &va)) return -1;
             unsigned ndx = vd.vd_ndx & 0x7fff;
             if (ndx >= (unsigned)m->nvers) return -1;
-            /* like ld.so, the base version (the soname) is not a name to match */
-            if (!(vd.vd_flags & VER_FLG_BASE)) m->vers[ndx].name = str(e, sh->sh_link, va.vda_name, &bad);
+            /* like ld.so, the base version (the soname) is not a name to match
+             * a symbol's version, but a version need may name it */
+            const char *vn = elf_str(e, sh->sh_link, va.vda_name, &bad);
+            if (!(vd.vd_flags & VER_FLG_BASE)) m->vers[ndx].name = vn;
+            m->vers[ndx].present = 1;
+            GROW(m->vdefs, m->nvdefs, m->vdefcap);
+            m->vdefs[m->nvdefs++] = vn;
             next = vd.vd_next;
         }
         if (!next) break;

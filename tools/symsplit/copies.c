@@ -1,0 +1,186 @@
+/* Route B: one library present in two or more copies in one image, each
+ * bound by its own users (a partition, harmless only if the library holds no
+ * process-wide state).  A copy is recognised by its names (exported, or
+ * hidden in .symtab), renamed or namespaced names, or a version string in
+ * read-only data (the only trace a stripped, statically embedded copy
+ * leaves), or a message string only that library carries.  The fingerprints
+ * are one table; each row of it says what state such a copy holds, which
+ * ranks the finding.  Within a group the more specific variant comes first
+ * (BoringSSL also defines OpenSSL's names). */
+#include "report.h"
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct family {
+    const char *group, *variant;
+    const char *names;       /* exact names, space-separated */
+    const char *prefixes;    /* renamed/namespaced/versioned names */
+    const char *infixes;     /* inside a longer name: a C++ namespace, a vendor prefix */
+    const char *anchor;      /* version string in .rodata: the version follows it */
+    const char *sev, *state;
+    const char *marker;      /* a string only this library carries (its own messages) */
+};
+
+static const struct family F[] = {
+    { "zlib", "zlib", "zlibVersion deflateInit2_ inflateInit2_", "Cr_z_ zng_", "", " deflate ", "low",
+      "no process-wide state (per-stream state only)", "invalid distance too far back" },
+    { "zlib", "miniz", "mz_deflateInit2 mz_version", "", "10mz_versionE", NULL, "low", "no process-wide state", NULL },
+    { "TLS", "BoringSSL", "BORINGSSL_self_test", "BORINGSSL_", "", "BoringSSL", "med", "RNG, error queues", NULL },
+    { "TLS", "OpenSSL", "OPENSSL_init_crypto OpenSSL_version", "", "", "OpenSSL ", "med",
+      "RNG, error queues, provider/engine registry", NULL },
+    { "TLS", "mbedTLS", "", "mbedtls_", "", "mbed TLS ", "med", "RNG and entropy state per context; debug hooks", NULL },
+    { "ICU", "ICU", "u_init u_getVersion", "u_init_ ucol_open_ ubrk_open_ u_getVersion_", "", "icudt", "med",
+      "default locale, data and converter caches", NULL },
+    { "OpenMP runtime", "libgomp", "GOMP_parallel GOMP_barrier", "", "", NULL, "med", "a thread pool", NULL },
+    { "OpenMP runtime", "libomp", "__kmpc_fork_call", "", "", NULL, "med", "a thread pool", NULL },
+    { "libgfortran", "libgfortran", "", "_gfortran_", "", NULL, "med", "I/O units, error handling", NULL },
+    { "libquadmath", "libquadmath", "quadmath_snprintf", "", "", NULL, "low", "no process-wide state", NULL },
+    { "protobuf", "protobuf", "", "_ZN6google8protobuf", "", NULL, "med",
+      "the generated descriptor pool (one .proto registered twice aborts)", NULL },
+    { "abseil", "abseil", "", "_ZN4absl", "", NULL, "med", "flags, logging and other process registries", "absl/" },
+    { "libsodium", "libsodium", "sodium_init", "", "", NULL, "med", "RNG implementation choice", NULL },
+    { "libjpeg", "libjpeg-turbo", "jpeg_CreateDecompress tjInitDecompress", "", "", "libjpeg-turbo version ", "low",
+      "no process-wide state", "Corrupt JPEG data" },
+    { "libpng", "libpng", "png_create_read_struct png_get_libpng_ver", "", "", "libpng version ", "low",
+      "no process-wide state", NULL },
+    { "libpng", "spng", "spng_ctx_new", "", "", NULL, "low", "no process-wide state", NULL },
+    { "libwebp", "libwebp", "WebPGetDecoderVersion WebPDecode", "", "", NULL, "low", "no process-wide state", NULL },
+    { "harfbuzz", "harfbuzz", "hb_buffer_create hb_version_string", "", "", NULL, "low", "no process-wide state", NULL },
+    { "expat", "expat", "XML_ParserCreate XML_ExpatVersion", "", "", "expat_", "low", "no process-wide state", NULL },
+    { "allocator", "glibc malloc", "__libc_malloc", "", "", NULL, "high",
+      "the heap: memory freed through another copy corrupts it", NULL },
+    { "allocator", "jemalloc", "je_malloc je_mallocx mallocx", "", "je_a0malloc je_mallocx", NULL, "high",
+      "the heap: memory freed through another copy corrupts it", "<jemalloc>" },
+    { "allocator", "mimalloc", "mi_malloc", "", "", NULL, "high", "the heap: memory freed through another copy corrupts it", NULL },
+    { "allocator", "tcmalloc", "tc_malloc", "", "", NULL, "high", "the heap: memory freed through another copy corrupts it", NULL },
+    { "C++ runtime", "libstdc++", "__cxa_throw __cxa_get_globals", "", "", NULL, "med",
+      "exception runtime, terminate handler, locale, iostreams", NULL },
+    { "C++ runtime", "libc++", "", "_ZNSt3__1", "", NULL, "med", "exception runtime, locale, iostreams", NULL },
+};
+#define NF (sizeof F / sizeof F[0])
+
+struct copy { int found; int kind; char version[32]; };   /* kind: 0 exported, 1 hidden, 2 embedded */
+static const char *const KIND[] = { "exported", "hidden", "embedded" };
+
+/* how: 0 exact, 1 prefix, 2 anywhere in the name */
+static int word_in(const char *list, const char *name, int how)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ' ');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (l && how == 2 && memmem(name, n, p, l)) return 1;
+        if (l && how < 2 && (how ? l <= n && !strncmp(p, name, l) : l == n && !strncmp(p, name, l))) return 1;
+        p += l + (e != NULL);
+    }
+    return 0;
+}
+
+static void version_after(const char *buf, size_t n, const char *anchor, char *out, size_t cap)
+{
+    const char *p = memmem(buf, n, anchor, strlen(anchor));
+    while (p) {
+        const char *v = p + strlen(anchor), *end = buf + n;
+        size_t k = 0;
+        if (v < end && *v >= '0' && *v <= '9') {
+            while (v + k < end && k + 1 < cap && v[k] && strchr("0123456789.", v[k])) k++;
+            while (k && v[k - 1] == '.') k--;
+            memcpy(out, v, k);
+            out[k] = 0;
+            return;
+        }
+        p = memmem(v, end - v, anchor, strlen(anchor));
+    }
+}
+
+/* Which families module m carries a copy of; cached on the module. */
+static struct copy *fingerprint(struct module *m)
+{
+    if (m->copies) return m->copies;
+    struct copy *c = m->copies = xcalloc(NF, sizeof *c);
+    for (int i = 0; i < m->ndefs; i++) {
+        const struct def *d = &m->defs[i];
+        for (size_t f = 0; f < NF; f++) {
+            if (c[f].found && c[f].kind == 0) continue;
+            if (!word_in(F[f].names, d->name, 0) && !word_in(F[f].prefixes, d->name, 1) && !word_in(F[f].infixes, d->name, 2))
+                continue;
+            if (!c[f].found || !d->hidden_vis) c[f].kind = d->hidden_vis;
+            c[f].found = 1;
+        }
+    }
+    /* version strings in read-only data: embedded copies, and versions */
+    Elf_Scn *scn = NULL;
+    size_t shstrndx;
+    if (elf_getshdrstrndx(m->elf, &shstrndx) != 0) return c;
+    while ((scn = elf_nextscn(m->elf, scn))) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS || !(sh.sh_flags & SHF_ALLOC) ||
+            (sh.sh_flags & (SHF_WRITE | SHF_EXECINSTR)) || sh.sh_offset + sh.sh_size > m->size)
+            continue;
+        const char *n = elf_strptr(m->elf, shstrndx, sh.sh_name);
+        if (!n || strncmp(n, ".rodata", 7)) continue;
+        const char *buf = (const char *)m->map + sh.sh_offset;
+        for (size_t f = 0; f < NF; f++) {
+            if (F[f].anchor && !c[f].version[0])
+                version_after(buf, sh.sh_size, F[f].anchor, c[f].version, sizeof c[f].version);
+            int seen = c[f].version[0] || (F[f].marker && memmem(buf, sh.sh_size, F[f].marker, strlen(F[f].marker)));
+            if (seen && !c[f].found) { c[f].found = 1; c[f].kind = 2; }
+        }
+    }
+    return c;
+}
+
+void copies_free(void *p) { free(p); }
+
+static int rank(const char *sev) { return !strcmp(sev, "high") ? 2 : !strcmp(sev, "med"); }
+
+/* A module that only carries the library's strings (a version macro from
+ * its headers) while it links against an exported copy is a user of it. */
+static int user_of(const struct image *im, int i, size_t g, const struct copy *c)
+{
+    if (c->kind != 2) return 0;
+    for (int k = 0; k < im->mods[i].ndeps; k++)
+        for (size_t h = 0; h < NF; h++) {
+            const struct copy *d = &fingerprint(im->mods[im->mods[i].deps[k]].m)[h];
+            if (!strcmp(F[h].group, F[g].group) && d->found && d->kind != 2) return 1;
+        }
+    return 0;
+}
+
+int report_copies(struct report *r, const struct image *im)
+{
+    int rows = 0;
+    for (size_t f = 0; f < NF; f++) {
+        if (f && !strcmp(F[f].group, F[f - 1].group)) continue;   /* one row per group */
+        char *list = xstrdup("");
+        int n = 0;
+        const char *sev = "low";
+        for (int i = 0; i < im->n; i++)
+            for (size_t g = f; g < NF && !strcmp(F[g].group, F[f].group); g++) {
+                const struct copy *c = &fingerprint(im->mods[i].m)[g];
+                if (!c->found || user_of(im, i, g, c)) continue;
+                char *t = xasprintf("%s%s%s (%s%s%s%s%s)", list, n ? ", " : "", module_name(im->mods[i].m), KIND[c->kind],
+                                    strcmp(F[g].variant, F[g].group) ? " " : "",
+                                    strcmp(F[g].variant, F[g].group) ? F[g].variant : "", c->version[0] ? " " : "",
+                                    c->version);
+                free(list);
+                list = t;
+                n++;
+                if (rank(F[g].sev) > rank(sev)) sev = F[g].sev;
+                break;   /* one copy per module and group */
+            }
+        if (n >= 2) {
+            struct decision d;
+            decide_copy(&d, sev);
+            char *why = xasprintf("in %s: %s in %d copies: %s; each copy is bound by its own users (a partition); "
+                                  "process-wide state of one: %s", im->exe_path, F[f].group, n, list, F[f].state);
+            report_row(r, im, &d, F[f].group, -1, why, "");
+            free(why);
+            decision_free(&d);
+            rows++;
+        }
+        free(list);
+    }
+    return rows;
+}
