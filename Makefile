@@ -99,7 +99,7 @@ us := $(shell printf '\037')
 # read_table LAB,TABLE: the table's rows as make variables LAB.rows and
 # LAB.<row>.<key> (scripts/rows2mk), read at parse time, so nothing is
 # written (make -n writes nothing); a table it cannot read stops make.
-read_table = $(foreach a,$(shell $(SCRIPTS)/rows2mk --words $1 $2),$(eval $(subst $(us), ,$a)))$(if $(filter 0,$(.SHELLSTATUS)),,$(error $2: the table cannot be read (see the line above)))
+read_table = $(eval $1.table := $2)$(foreach a,$(shell $(SCRIPTS)/rows2mk --words $1 $2),$(eval $(subst $(us), ,$a)))$(if $(filter 0,$(.SHELLSTATUS)),,$(error $2: the table cannot be read (see the line above)))
 # run_rows LAB,ROWS[,EVIDENCE[,PREFIX]]: a header line per row
 # ("== PREFIX<row>: what"), then the lab's $(LAB.run) for it (and
 # $(LAB.evidence) when asked), all derived into verdicts by the one shared
@@ -241,6 +241,15 @@ $(B)/diagrams/lookup-order.svg: docs/lookup-order.dot
 	@echo "diagram: $@"
 .PHONY: diagrams
 
+# make exercises [LAB=<lab>]: per lab, a sheet to predict each row on and an
+# answer key derived from a run of every row (scripts/exercises), in
+# $(B)/exercises/; docs/workshop.md says which rows to run in what order.
+exercises: $(call entries_prereqs,$(CHECK_ENTRIES))
+	@mkdir -p $(B)/exercises
+	$(Q)$(foreach l,$(or $(LAB),$(LABS)),$(call run_rows,$l,$($l.rows)) > $(B)/exercises/$l.run && \
+	  $(SCRIPTS)/exercises $l $($l.table) $(B)/exercises/$l.run $(B)/exercises &&) true
+.PHONY: exercises
+
 deps:
 	$(Q)$(SCRIPTS)/deps $(sort $(DEPS_PACKAGES))
 
@@ -257,7 +266,7 @@ bench:
 # Only what the suite made: each lab's directory and the shared caches, then
 # the build directory itself if nothing else is in it.
 clean:
-	rm -rf $(addprefix $(B)/,$(LABS) $(CLEAN_DIRS) toolchains check bless ccache diagrams)
+	rm -rf $(addprefix $(B)/,$(LABS) $(CLEAN_DIRS) toolchains check bless ccache diagrams exercises)
 	@rmdir $(B) 2>/dev/null || true
 
 help:
@@ -271,6 +280,7 @@ help:
 	@echo "  make baseline OUT=f     record this toolchain's verdicts and evidence facts"
 	@echo "  make compare BASELINE=f rerun and print only what changed (exit 1 if anything)"
 	@echo "  make diagrams [LAB=<lab>] [ROW=<id>]  each row's modules, copies and bindings as SVG in $(B)/diagrams/"
+	@echo "  make exercises [LAB=<lab>]  a prediction sheet and an answer key derived from the run, per lab, in $(B)/exercises/"
 	@echo "  make bench        time a clean build + run of the matrix, and of check-toolchains"
 	@echo "  make clean        remove what the suite built in $(B)/"
 	@echo "  every lab: ROW=<id> one row, EVIDENCE=1 the facts under each row, make evidence-<lab>"

@@ -97,3 +97,26 @@ first_use() {
 	assert_failure 3
 	assert_output 'diagram: no write or read line with an address in the run'
 }
+
+@test "exercises: the answer key is what an independent run of the lab derives, row by row" {
+	lab=$(make -s -C "$TOP" --no-print-directory labs | head -n 1)
+	make -s -C "$TOP" --no-print-directory exercises LAB="$lab" >/dev/null
+	key="$BUILD/exercises/$lab-key.md"
+	run bash -c "awk -F' [|] ' '/^[|] [^-]/ && !/^[|] row / { sub(/^[|] /, \"\", \$1); print \$1 \" verdict=\" \$2 \" consumers=\" (\$3 == \"-\" ? \"\" : \$3) }' '$key'"
+	assert_success
+	assert_output "$(make -s -C "$TOP" --no-print-directory "$lab" | "$TOP/scripts/verdict" --facts)"
+	[ "$(grep -c '^## ' "$BUILD/exercises/$lab-sheet.md")" -eq "$(table_rows "$lab" | wc -w)" ] || fail "the sheet does not have one section per row"
+}
+
+@test "exercises: the sheet gives no answer (no expect cell, no derived verdict)" {
+	lab=$(make -s -C "$TOP" --no-print-directory labs | head -n 1)
+	sheet="$BUILD/exercises/$lab-sheet.md"
+	[ -e "$sheet" ] || make -s -C "$TOP" --no-print-directory exercises LAB="$lab" >/dev/null
+	for r in $(table_rows "$lab"); do
+		e=$(table_cell "$lab" "$r" expect)
+		run grep -F -- "$e" "$sheet"
+		assert_failure
+	done
+	run grep -E 'expect=|verdict=|^verdict:' "$sheet"
+	assert_failure
+}
