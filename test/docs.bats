@@ -120,3 +120,14 @@ first_use() {
 	run grep -E 'expect=|verdict=|^verdict:' "$sheet"
 	assert_failure
 }
+
+@test "symsplit.1: man -l renders it without warnings, and it documents every option of main.c's usage line" {
+	run bash -c "MANWIDTH=80 man --warnings -l '$TOP/docs/symsplit.1' 2>&1 >/dev/null"
+	assert_output ''
+	page=$(MANWIDTH=200 man -l "$TOP/docs/symsplit.1" 2>/dev/null)
+	opts=$(grep -oE 'usage: symsplit .*' "$TOP/tools/symsplit/main.c" | grep -oE -- '--[a-z]+' | sort -u)
+	[ -n "$opts" ] || fail "no option found in main.c's usage line"
+	for o in $opts; do
+		grep -qE -- "^ +$o( |$)" <<< "$page" || fail "option $o of main.c is not described in docs/symsplit.1"
+	done
+}
