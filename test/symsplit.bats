@@ -192,6 +192,8 @@ symsplit_agrees() {
     while read -r row verdict _; do
         v=${verdict#verdict=}
         [ "$v" = not-loaded ] && continue
+        # symsplit does not model LD_PRELOAD (a limit its reference lists): a row run with one is not its case
+        [ -n "$(table_cell "$lab" "$row" preload 2>/dev/null)" ] && continue
         args=$(row_args "$lab" "$row")
         # shellcheck disable=SC2086
         run "$SYMSPLIT" $args
@@ -204,10 +206,11 @@ symsplit_agrees() {
 row_args() {
     case $1 in
     matrix) echo "$BUILD/matrix/$2/app" ;;
-    scope-capture)   # the dlopen layout of nccl_like.c: registry local, provider local or deepbind
-        local k=local
-        awk -F'|' -v id="$2" '$1 ~ "^"id" *$" { exit !($3 ~ /PROVIDER_DEEPBIND/) }' "$TOP/scope-capture/rows" && k=deepbind
-        echo "--dlopen $BUILD/scope-capture/$2/libregistryB.so.1:local --dlopen $BUILD/scope-capture/$2/libproviderB.so:$k $BUILD/scope-capture/$2/app" ;;
+    scope-capture)   # the dlopen layout of nccl_like.c: registry local or global, provider local or deepbind
+        local k=local r=local
+        case $(table_cell scope-capture "$2" nccl-cflags) in *PROVIDER_DEEPBIND*) k=deepbind ;; esac
+        case $(table_cell scope-capture "$2" nccl-cflags) in *REGISTRY_GLOBAL*) r=global ;; esac
+        echo "--dlopen $BUILD/scope-capture/$2/libregistryB.so.1:$r --dlopen $BUILD/scope-capture/$2/libproviderB.so:$k $BUILD/scope-capture/$2/app" ;;
     esac
 }
 
