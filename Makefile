@@ -99,7 +99,7 @@ us := $(shell printf '\037')
 # read_table LAB,TABLE: the table's rows as make variables LAB.rows and
 # LAB.<row>.<key> (scripts/rows2mk), read at parse time, so nothing is
 # written (make -n writes nothing); a table it cannot read stops make.
-read_table = $(foreach a,$(shell $(SCRIPTS)/rows2mk --words $1 $2),$(eval $(subst $(us), ,$a)))$(if $(filter 0,$(.SHELLSTATUS)),,$(error $2: the table cannot be read (see the line above)))
+read_table = $(eval $1.table := $2)$(foreach a,$(shell $(SCRIPTS)/rows2mk --words $1 $2),$(eval $(subst $(us), ,$a)))$(if $(filter 0,$(.SHELLSTATUS)),,$(error $2: the table cannot be read (see the line above)))
 # run_rows LAB,ROWS[,EVIDENCE[,PREFIX]]: a header line per row
 # ("== PREFIX<row>: what"), then the lab's $(LAB.run) for it (and
 # $(LAB.evidence) when asked), all derived into verdicts by the one shared
@@ -214,6 +214,42 @@ compare: $(call tc_targets,$(compare_tcs))
 FORCE:
 .PHONY: check-toolchains baseline compare FORCE
 
+# make diagrams [LAB=<lab>] [ROW=<id>]: each row run once more with
+# LD_DEBUG=files,bindings, and drawn from that run alone (scripts/diagram)
+# as $(B)/diagrams/<lab>/<row>.svg; with docs/lookup-order.dot rendered
+# beside them. A row whose run does not fit the picture (no address line,
+# no loader record of a program in its row directory) is skipped with
+# one line; a lab whose first row does not fit is skipped as a whole.
+DEPS_PACKAGES += graphviz
+DOT ?= dot
+diagram_rows = $(if $(ROW),$(filter $(ROW),$($1.rows)),$($1.rows))
+DIAGRAM_LABS = $(or $(LAB),$(LABS))
+DIAGRAM_ENTRIES = $(foreach l,$(DIAGRAM_LABS),$(addprefix $l:,$(call diagram_rows,$l)))
+$(if $(filter diagrams,$(MAKECMDGOALS)),$(if $(ROW),$(if $(DIAGRAM_ENTRIES),,$(error unknown row '$(ROW)' in $(DIAGRAM_LABS)))))
+# draw_row LAB,ROW,FIRST: run, draw, render; FIRST=1 skips the lab when the row does not fit.
+draw_row = d=$(B)/diagrams/$1; mkdir -p $$d; \
+	( export LD_DEBUG=files,bindings; $(call $1.run,$2) ) > $$d/$2.out 2> $$d/$2.ld; \
+	if $(SCRIPTS)/diagram $(B)/$1/$2 $(call shq,$1 $2: $($1.$2.what)) $$d/$2.out $$d/$2.ld > $$d/$2.dot 2> $$d/$2.why; then \
+	  $(DOT) -Tsvg $$d/$2.dot > $$d/$2.svg && echo "diagram: $$d/$2.svg"; \
+	else rm -f $$d/$2.dot; echo "diagrams: skip $1$(if $3,,:$2): $$(tail -n 1 $$d/$2.why)"; $(if $3,continue;) fi
+diagram_lab = for first in 1; do $(foreach r,$(call diagram_rows,$1),$(call draw_row,$1,$r,$(if $(filter $r,$(firstword $(call diagram_rows,$1))),1)); ) done
+diagrams: $(call entries_prereqs,$(DIAGRAM_ENTRIES)) $(B)/diagrams/lookup-order.svg
+	$(Q)$(foreach l,$(DIAGRAM_LABS),$(if $(call diagram_rows,$l),$(call diagram_lab,$l);)) true
+$(B)/diagrams/lookup-order.svg: docs/lookup-order.dot
+	@mkdir -p $(@D)
+	$(Q)$(DOT) -Tsvg $< > $@
+	@echo "diagram: $@"
+.PHONY: diagrams
+
+# make exercises [LAB=<lab>]: per lab, a sheet to predict each row on and an
+# answer key derived from a run of every row (scripts/exercises), in
+# $(B)/exercises/; docs/workshop.md says which rows to run in what order.
+exercises: $(call entries_prereqs,$(CHECK_ENTRIES))
+	@mkdir -p $(B)/exercises
+	$(Q)$(foreach l,$(or $(LAB),$(LABS)),$(call run_rows,$l,$($l.rows)) > $(B)/exercises/$l.run && \
+	  $(SCRIPTS)/exercises $l $($l.table) $(B)/exercises/$l.run $(B)/exercises &&) true
+.PHONY: exercises
+
 deps:
 	$(Q)$(SCRIPTS)/deps $(sort $(DEPS_PACKAGES))
 
@@ -230,7 +266,7 @@ bench:
 # Only what the suite made: each lab's directory and the shared caches, then
 # the build directory itself if nothing else is in it.
 clean:
-	rm -rf $(addprefix $(B)/,$(LABS) $(CLEAN_DIRS) toolchains check bless ccache)
+	rm -rf $(addprefix $(B)/,$(LABS) $(CLEAN_DIRS) toolchains check bless ccache diagrams exercises)
 	@rmdir $(B) 2>/dev/null || true
 
 help:
@@ -243,6 +279,8 @@ help:
 	@echo "  make check-toolchains   every lab under each toolchain (TOOLCHAINS=\"gcc:bfd clang:lld ...\")"
 	@echo "  make baseline OUT=f     record this toolchain's verdicts and evidence facts"
 	@echo "  make compare BASELINE=f rerun and print only what changed (exit 1 if anything)"
+	@echo "  make diagrams [LAB=<lab>] [ROW=<id>]  each row's modules, copies and bindings as SVG in $(B)/diagrams/"
+	@echo "  make exercises [LAB=<lab>]  a prediction sheet and an answer key derived from the run, per lab, in $(B)/exercises/"
 	@echo "  make bench        time a clean build + run of the matrix, and of check-toolchains"
 	@echo "  make clean        remove what the suite built in $(B)/"
 	@echo "  every lab: ROW=<id> one row, EVIDENCE=1 the facts under each row, make evidence-<lab>"

@@ -73,8 +73,10 @@ $(B)/$1/%/app: $(B)/$1/%/app.o $(B)/$1/%/libverbs_static.a $(B)/$1/%/libcollecti
 		-L$$(@D) -Wl,$$($1.$$*.needed) $$(addprefix -l:,$$(call verbs_exe_dsos,$1,$$*)) -Wl,--no-as-needed \
 		$$($1.$$*.exe-ldflags) $$(call verbs_host_ldflags,$1,$$*) $$(RPATH_ORIGIN) $$(LINK_NOW)
 
-$1.run-app = env -u LD_LIBRARY_PATH -u LD_PRELOAD $(B)/$1/$$1/app
-$1.evidence-vx = $(SCRIPTS)/evidence vx_ $(B)/$1/$$1/app $(B)/$1/$$1/libverbs_shared.so $(B)/$1/$$1/libcollective.so
+# preload=<file>: the row's own file (in its directory) preloaded, the way
+# an engineer forces "the system copy" in; every other row runs without.
+$1.run-app = env -u LD_LIBRARY_PATH -u LD_PRELOAD $$(if $$($1.$$1.preload),LD_PRELOAD=$(B_ABS)/$1/$$1/$$($1.$$1.preload)) $(B)/$1/$$1/app
+$1.evidence-vx = $(SCRIPTS)/evidence $$(if $$($1.$$1.preload),--preload $(B_ABS)/$1/$$1/$$($1.$$1.preload)) vx_ $(B)/$1/$$1/app $(B)/$1/$$1/libverbs_shared.so $(B)/$1/$$1/libcollective.so
 endef
 # Files a row's set cell names (so-map=, the objects of ctor=exe, host=,
 # exe=static-only, the map of rename=) are prerequisites of that row.

@@ -3,12 +3,21 @@
  * with libibverbs; then it loads the system provider the way the system
  * registry loads its providers on first use. Who calls dlopen does not
  * change the provider's lookup scope (global scope first, then its own
- * dependencies); only RTLD_DEEPBIND does (-DPROVIDER_DEEPBIND). */
+ * dependencies); only RTLD_DEEPBIND does (-DPROVIDER_DEEPBIND).
+ * -DREGISTRY_GLOBAL opens the registry RTLD_GLOBAL, as engineers try: that
+ * appends copy B to the global scope, after copy A. */
 #define _GNU_SOURCE             /* dlvsym, RTLD_DEEPBIND */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#ifdef REGISTRY_GLOBAL
+#define REGISTRY_FLAGS (RTLD_NOW | RTLD_GLOBAL)
+#define REGISTRY_FLAGS_NAME "RTLD_NOW|RTLD_GLOBAL"
+#else
+#define REGISTRY_FLAGS (RTLD_NOW | RTLD_LOCAL)
+#define REGISTRY_FLAGS_NAME "RTLD_NOW|RTLD_LOCAL"
+#endif
 #ifdef PROVIDER_DEEPBIND
 #define PROVIDER_FLAGS (RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND)
 #define PROVIDER_FLAGS_NAME "RTLD_NOW|RTLD_LOCAL|RTLD_DEEPBIND"
@@ -28,7 +37,8 @@ static void *need(void *p, const char *what)
 
 void nccl_discover(void)
 {
-	void *reg = need(dlopen("libregistryB.so.1", RTLD_NOW | RTLD_LOCAL), "dlopen libregistryB.so.1");
+	printf("[nccl-like] dlopen(libregistryB.so.1, %s)\n", REGISTRY_FLAGS_NAME);
+	void *reg = need(dlopen("libregistryB.so.1", REGISTRY_FLAGS), "dlopen libregistryB.so.1");
 	int (*get)(void) = (int (*)(void))need(dlvsym(reg, "get_device_list", "VERB_1.0"), "dlvsym get_device_list");
 
 	printf("[nccl-like] dlopen(libproviderB.so, %s)\n", PROVIDER_FLAGS_NAME);

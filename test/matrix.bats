@@ -136,6 +136,40 @@ rowdir() { echo "$BUILD/matrix/$1"; }
 	assert_line --partial 'libverbs_shared.so: .dynsym vx_=vx_get_device_list:PROTECTED vx_register_device:PROTECTED'
 }
 
+# rows_with LAB KEY REGEX: the rows whose KEY cell matches REGEX.
+rows_with() { local r; for r in $(table_rows "$1"); do table_cell "$1" "$r" "$2" 2>/dev/null | grep -qE -- "$3" && echo "$r"; done; true; }
+
+@test "preload rows: the executable stays first in the global scope, the preloaded .so comes second" {
+	rows=$(rows_with matrix preload .)
+	[ -n "$rows" ] || skip "matrix/rows has no preload row"
+	for r in $rows; do
+		p=$(table_cell matrix "$r" preload)
+		run bash -c "env -u LD_LIBRARY_PATH LD_PRELOAD='$(rowdir "$r")/$p' LD_DEBUG=scopes '$(rowdir "$r")/app' 2>&1 >/dev/null |
+			sed -nE '/object=.*app \[0\]/,/scope 0:/ s/.*scope 0: *//p' | head -n 1"
+		assert_output --regexp "^[^ ]*/app [^ ]*/$p "
+	done
+}
+
+@test "--exclude-libs,ALL rows: the archive's copy leaves the executable's .dynsym, row A keeps it there" {
+	rows=$(rows_with matrix exe-ldflags 'exclude-libs,ALL')
+	[ -n "$rows" ] || skip "matrix/rows has no --exclude-libs,ALL row"
+	run readelf -W --dyn-syms "$(rowdir A)/app"
+	assert_output --partial ' vx_get_device_list'
+	for r in $rows; do
+		run readelf -W --dyn-syms "$(rowdir "$r")/app"
+		refute_output --partial ' vx_'
+	done
+}
+
+@test "-fno-semantic-interposition rows: the .so is byte-identical to row A's (the constructor's call crosses files)" {
+	rows=$(rows_with matrix so-cflags 'fno-semantic-interposition')
+	[ -n "$rows" ] || skip "matrix/rows has no -fno-semantic-interposition row"
+	for r in $rows; do
+		[ -z "$(table_cell matrix "$r" so-ldflags)" ] || fail "$r also changes so-ldflags: the comparison would prove nothing"
+		cmp "$(rowdir A)/libverbs_shared.so" "$(rowdir "$r")/libverbs_shared.so" || fail "$r: .so differs from row A's"
+	done
+}
+
 @test "make matrix ROW=<id> runs that row alone, and CONFIG= still means ROW=" {
 	r=$(table_rows matrix | awk '{ print $2 }')
 	run make -s -C "$TOP" matrix ROW="$r"

@@ -589,13 +589,22 @@ symsplit_agrees() {
     return $bad
 }
 
+# a row run with LD_PRELOAD (its preload cell) is given to symsplit the same way
+row_preload() {
+    local p
+    p=$(table_cell "$1" "$2" preload 2>/dev/null) || true
+    [ -n "$p" ] && [ "$p" != - ] && echo "--preload $BUILD/$1/$2/$p "
+    return 0
+}
+
 row_args() {
     case $1 in
-    matrix|fixes) echo "$BUILD/$1/$2/app" ;;
-    scope-capture)   # the dlopen layout of nccl_like.c: registry local, provider local or deepbind
-        local k=local
-        awk -F'|' -v id="$2" '$1 ~ "^"id" *$" { exit !($3 ~ /PROVIDER_DEEPBIND/) }' "$TOP/scope-capture/rows" && k=deepbind
-        echo "--dlsym get_device_list@VERB_1.0 --dlopen $BUILD/scope-capture/$2/libregistryB.so.1:local --dlopen $BUILD/scope-capture/$2/libproviderB.so:$k $BUILD/scope-capture/$2/app" ;;
+    matrix|fixes) echo "$(row_preload "$1" "$2")$BUILD/$1/$2/app" ;;
+    scope-capture)   # the dlopen layout of nccl_like.c: registry local or global, provider local or deepbind
+        local k=local r=local
+        case $(table_cell scope-capture "$2" nccl-cflags) in *PROVIDER_DEEPBIND*) k=deepbind ;; esac
+        case $(table_cell scope-capture "$2" nccl-cflags) in *REGISTRY_GLOBAL*) r=global ;; esac
+        echo "$(row_preload "$1" "$2")--dlsym get_device_list@VERB_1.0 --dlopen $BUILD/scope-capture/$2/libregistryB.so.1:$r --dlopen $BUILD/scope-capture/$2/libproviderB.so:$k $BUILD/scope-capture/$2/app" ;;
     esac
 }
 

@@ -1,0 +1,133 @@
+#!/usr/bin/env bats
+# docs/: the glossary is linked where each README first uses a term, and the
+# pictures committed under docs/ are what `make diagrams` draws today.
+load helpers
+
+# The glossary's anchors and, for each, what counts as a use of the term
+# (lower-cased text, code spans and link texts removed).
+terms() {
+	cat <<'T'
+copy	(^|[^a-z0-9_])cop(y|ies)([^a-z0-9_=-]|$)
+global-scope	global scope
+local-scope	local scope
+interpose	interpos(e|es|ed|ing|ition)([^a-z]|$)
+preemptible	preemptibl[ey]
+jump-slot	jump_slot
+own-exports	own exports?
+self-binding	self-bind
+copy-relocation	copy relocations?
+capture	captur(e|es|ed|ing)
+split	(^|[^a-z0-9_-])splits?([^a-z0-9_-]|$)
+partition	partitions?
+latent	latent
+independent-instances	independent instances?
+collision	collisions?
+T
+}
+readmes() { ls "$TOP"/README.md "$TOP"/*/README.md "$TOP"/tools/*/README.md 2>/dev/null; }
+
+# first_use FILE ANCHOR REGEX: "line:linked" of the first line (outside code
+# blocks and headings) that uses the term or links its glossary entry.
+first_use() {
+	awk -v a="glossary.md#$2)" -v re="$3" '
+		/^```/ { fence = !fence; next }
+		fence || /^#/ { next }
+		{
+			linked = index($0, a) > 0
+			t = tolower($0); gsub(/`[^`]*`/, " ", t); gsub(/!?\[[^]]*\]\([^)]*\)/, " ", t); gsub(/<a [^>]*>/, " ", t)
+			if (re ~ /^\(\^\|\[\^a-z0-9_\]\)cop/) gsub(/cop(y|ies) relocations?/, " ", t)
+			if (linked || t ~ re) { print FNR ":" linked; exit }
+		}' "$1"
+}
+
+@test "glossary: every term the tests know has an anchor in docs/glossary.md, and every anchor is a known term" {
+	run bash -c "grep -oE '<a id=\"[a-z-]+\"></a>' '$TOP/docs/glossary.md' | sed -E 's/.*id=\"([a-z-]+)\".*/\\1/' | sort"
+	assert_output "$(terms | cut -f1 | sort)"
+}
+
+@test "glossary: each README links a term to the glossary where it first uses it" {
+	bad=
+	for f in $(readmes); do
+		while IFS='	' read -r anchor re; do
+			u=$(first_use "$f" "$anchor" "$re")
+			[ -z "$u" ] || [ "${u#*:}" = 1 ] || bad="$bad${f#$TOP/}:${u%%:*}: first use of '$anchor' is not linked to the glossary"$'\n'
+		done < <(terms)
+	done
+	[ -z "$bad" ] || fail "$bad"
+}
+
+@test "glossary: the check catches an unlinked first use" {
+	f="$BATS_TEST_TMPDIR/README.md"
+	printf 'A partition is fine.\nA [partition](docs/glossary.md#partition) again.\n' > "$f"
+	run first_use "$f" partition 'partitions?'
+	assert_output '1:0'
+}
+
+@test "docs/lookup-order.svg is what make diagrams renders from docs/lookup-order.dot" {
+	make -s -C "$TOP" --no-print-directory "$B/diagrams/lookup-order.svg" >/dev/null
+	run cmp "$TOP/docs/lookup-order.svg" "$BUILD/diagrams/lookup-order.svg"
+	assert_success
+}
+
+@test "docs/diagrams/<lab>/<row>.svg are what make diagrams draws from today's runs" {
+	n=0
+	for f in "$TOP"/docs/diagrams/*/*.svg; do
+		lab=$(basename "$(dirname "$f")"); r=$(basename "$f" .svg)
+		make -s -C "$TOP" --no-print-directory diagrams LAB="$lab" ROW="$r" >/dev/null
+		cmp "$f" "$BUILD/diagrams/$lab/$r.svg" || fail "docs/diagrams/$lab/$r.svg is stale: copy $B/diagrams/$lab/$r.svg over it"
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ] || fail "no committed diagram under docs/diagrams"
+}
+
+@test "diagram: a SPLIT row's picture shows a copy written never read and one read never written" {
+	for r in $(rows_expecting matrix SPLIT | head -n 1); do
+		make -s -C "$TOP" --no-print-directory diagrams LAB=matrix ROW="$r" >/dev/null
+		run cat "$BUILD/diagrams/matrix/$r.dot"
+		assert_output --partial 'WRITTEN, never read'
+		assert_output --partial 'READ, never written'
+		refute_output --regexp '0x[0-9a-f]'
+	done
+}
+
+@test "diagram: a run with no address line is refused with one line, exit 3" {
+	d="$BATS_TEST_TMPDIR/row"; mkdir -p "$d"
+	echo 'hello' > "$d/out"; : > "$d/ld"
+	run "$TOP/scripts/diagram" "$d" "t" "$d/out" "$d/ld"
+	assert_failure 3
+	assert_output 'diagram: no write or read line with an address in the run'
+}
+
+@test "exercises: the answer key is what an independent run of the lab derives, row by row" {
+	lab=$(make -s -C "$TOP" --no-print-directory labs | head -n 1)
+	make -s -C "$TOP" --no-print-directory exercises LAB="$lab" >/dev/null
+	key="$BUILD/exercises/$lab-key.md"
+	run bash -c "awk -F' [|] ' '/^[|] [^-]/ && !/^[|] row / { sub(/^[|] /, \"\", \$1); print \$1 \" verdict=\" \$2 \" consumers=\" (\$3 == \"-\" ? \"\" : \$3) }' '$key'"
+	assert_success
+	assert_output "$(make -s -C "$TOP" --no-print-directory "$lab" | "$TOP/scripts/verdict" --facts)"
+	[ "$(grep -c '^## ' "$BUILD/exercises/$lab-sheet.md")" -eq "$(table_rows "$lab" | wc -w)" ] || fail "the sheet does not have one section per row"
+}
+
+@test "exercises: the sheet gives no answer (no expect cell, no derived verdict)" {
+	lab=$(make -s -C "$TOP" --no-print-directory labs | head -n 1)
+	sheet="$BUILD/exercises/$lab-sheet.md"
+	[ -e "$sheet" ] || make -s -C "$TOP" --no-print-directory exercises LAB="$lab" >/dev/null
+	for r in $(table_rows "$lab"); do
+		e=$(table_cell "$lab" "$r" expect)
+		run grep -F -- "$e" "$sheet"
+		assert_failure
+	done
+	run grep -E 'expect=|verdict=|^verdict:' "$sheet"
+	assert_failure
+}
+
+@test "symsplit.1: man -l renders it without warnings, and it documents every option of main.c's usage line" {
+	run bash -c "MANWIDTH=80 man --warnings -l '$TOP/docs/symsplit.1' 2>&1 >/dev/null"
+	assert_output ''
+	page=$(MANWIDTH=200 man -l "$TOP/docs/symsplit.1" 2>/dev/null)
+	opts=$(grep -oE 'usage: symsplit .*' "$TOP/tools/symsplit/main.c" | grep -oE -- '--[a-z]+' | sort -u)
+	[ -n "$opts" ] || fail "no option found in main.c's usage line"
+	for o in $opts; do
+		grep -qE -- "^ +$o( |$)" <<< "$page" || fail "option $o of main.c is not described in docs/symsplit.1"
+	done
+}
