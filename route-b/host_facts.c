@@ -19,7 +19,7 @@ const char *short_path(const char *path)
 	return base ? base + 1 : path;
 }
 
-/* The mapping an address lies in: its file, "[heap]", or "anonymous". */
+/* The mapping an address lies in: its file, "[heap]", or an anonymous one. */
 static void region_of(const void *p, char *out, size_t len)
 {
 	FILE *f = fopen("/proc/self/maps", "r");
@@ -32,7 +32,7 @@ static void region_of(const void *p, char *out, size_t len)
 		if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %4095[^\n]", &lo, &hi, path) < 2)
 			continue;
 		if ((unsigned long)p >= lo && (unsigned long)p < hi) {
-			snprintf(out, len, "%s", path[0] ? short_path(path) : "anonymous");
+			snprintf(out, len, "%s", path[0] ? short_path(path) : "an anonymous mapping");
 			break;
 		}
 	}

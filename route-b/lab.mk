@@ -29,7 +29,8 @@ RB_LAZY := -Wl,-z,lazy
 RB_RT := $(RB_SRC)/rt.c $(RB_SRC)/rt.h
 
 # The host: the same program in every row. The host layout's host embeds
-# copy H and exports rt_* (as node exports its zlib and OpenSSL).
+# copy H and exports its two functions (as node exports its zlib and
+# OpenSSL), named one by one: gold takes no glob in --export-dynamic-symbol.
 RB_HOST := $(addprefix $(RB_SRC)/,host.c host_facts.c plt_slot.c host.h plt_slot.h)
 $(RB)/%/app: $(RB_HOST) $(RB)/rows.mk
 	@mkdir -p $(@D)
@@ -41,7 +42,7 @@ $(RB)/$1/rt_host.o: $(RB_RT) $(RB)/rows.mk
 	$$(Q)$$(CC) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) -DRT_COPY=H -c -o $$@ $$<
 $(RB)/$1/app: $(RB_HOST) $(RB)/$1/rt_host.o
 	$$(Q)$$(CC) $$(LDFLAG_FUSE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) $$(EXE_PIE_LDFLAGS) -o $$@ $$(filter %.c %.o,$$^) -ldl \
-		-Wl,--export-dynamic-symbol='rt_*' $$(LINK_NOW)
+		-Wl,--export-dynamic-symbol=rt_register,--export-dynamic-symbol=rt_get_list $$(LINK_NOW)
 endef
 
 # rb_vendored ROW,MOD[,EXTRA]: MOD/plugin.so with the runtime compiled in
