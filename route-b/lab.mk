@@ -28,13 +28,17 @@ RB_CC = $(CC) $(BASE_CFLAGS) $(PIC_CFLAGS) -fplt
 RB_LAZY := -Wl,-z,lazy
 RB_RT := $(RB_SRC)/rt.c $(RB_SRC)/rt.h
 
-# The host: the same program in every row. The host layout's host embeds
-# copy H and exports its two functions (as node exports its zlib and
-# OpenSSL), named one by one: gold takes no glob in --export-dynamic-symbol.
+# The host: one program, linked once and copied into every row (it opens
+# the modules beside itself, through /proc/self/exe). The host layout's host
+# is its own link: it embeds copy H and exports its two functions (as node
+# exports its zlib and OpenSSL), named one by one: gold takes no glob in
+# --export-dynamic-symbol.
 RB_HOST := $(addprefix $(RB_SRC)/,host.c host_facts.c plt_slot.c host.h plt_slot.h)
-$(RB)/%/app: $(RB_HOST) $(RB)/rows.mk
-	@mkdir -p $(@D)
+$(RB)/host: $(RB_HOST) $(RB)/rows.mk
 	$(Q)$(CC) $(LDFLAG_FUSE) $(BASE_CFLAGS) $(EXE_PIE_CFLAGS) $(EXE_PIE_LDFLAGS) -o $@ $(filter %.c,$^) -ldl $(LINK_NOW)
+$(RB)/%/app: $(RB)/host
+	@mkdir -p $(@D)
+	$(Q)cp -f $< $@
 
 define rb_host
 $(RB)/$1/rt_host.o: $(RB_RT) $(RB)/rows.mk
