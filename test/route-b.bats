@@ -122,8 +122,11 @@ rows_with() { local r; for r in $(table_rows route-b); do [ "$(table_cell route-
 	assert_line --regexp ' FUNC +GLOBAL +DEFAULT +[0-9]+ rt_get_list$'
 	run ev host-export
 	assert_line "LD_DEBUG: binding file A/plugin.so [0] to app [0]: normal symbol \`rt_get_list'"
+	assert_line --regexp '^LD_DEBUG=scopes: A/plugin.so \[0\] scope 0: app '
 	run ev deepbind
 	assert_line "LD_DEBUG: binding file A/plugin.so [0] to A/plugin.so [0]: normal symbol \`rt_get_list'"
+	assert_line --regexp '^LD_DEBUG=scopes: A/plugin.so \[0\] scope 0: A/plugin.so '
+	assert_line --regexp '^LD_DEBUG=scopes: A/plugin.so \[0\] scope 1: app '
 }
 
 @test "dlmopen: B lives in namespace 1 with its own librt.so.1 and its own libc" {
