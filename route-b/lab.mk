@@ -1,7 +1,10 @@
 # route-b/: scope partition. A host dlopens plugins that each carry a copy
-# of a stateful runtime; rows are route-b/rows. Each row builds
+# of a stateful runtime; rows are route-b/rows. Each row has
 # $(B)/route-b/<row>/: app (the host) and one directory per module the host
-# opens, NAME/plugin.so, beside the runtime copies that module ships.
+# opens, NAME/plugin.so, beside the runtime copies that module ships. The
+# files are built once per layout, in $(B)/route-b/layouts/<layout>/, and
+# hard-linked into each row using it: a row's files are then its own paths
+# (for $ORIGIN, LD_DEBUG and /proc/self/maps), at the cost of one link each.
 RB_SRC := route-b
 RB := $(B)/route-b
 NM ?= nm
@@ -12,8 +15,9 @@ $(RB)/rows.mk: $(RB_SRC)/rows $(SCRIPTS)/rows2mk $(RB_SRC)/lab.mk
 	$(Q)$(SCRIPTS)/rows2mk route-b $< > $@
 -include $(RB)/rows.mk
 
-# rb_rows LAYOUT...: the rows built with one of these layouts.
-rb_rows = $(foreach r,$(route-b.rows),$(if $(filter $1,$(route-b.$r.layout)),$r))
+# rb_layout LAYOUT: its build directory (under $(RB)), if a row uses it.
+rb_layouts = $(sort $(foreach r,$(route-b.rows),$(route-b.$r.layout)))
+rb_layout = $(if $(filter $1,$(rb_layouts)),layouts/$1)
 
 # Every module is linked with, and why:
 #   -fplt             calls into the runtime go through a PLT slot, the slot the
@@ -49,7 +53,7 @@ $(RB)/$1/app: $(RB_HOST) $(RB)/$1/rt_host.o
 		-Wl,--export-dynamic-symbol=rt_register,--export-dynamic-symbol=rt_get_list $$(LINK_NOW)
 endef
 
-# rb_vendored ROW,MOD[,EXTRA]: MOD/plugin.so with the runtime compiled in
+# rb_vendored DIR,MOD[,EXTRA]: MOD/plugin.so with the runtime compiled in
 # (copy MOD, default visibility, exported), plus EXTRA sources (the guard).
 define rb_vendored
 $(RB)/$1/$2/plugin.so: $(RB_SRC)/plugin.c $(RB_RT) $3 $(RB)/rows.mk
@@ -58,22 +62,22 @@ $(RB)/$1/$2/plugin.so: $(RB_SRC)/plugin.c $(RB_RT) $3 $(RB)/rows.mk
 $(RB)/$1/app: $(RB)/$1/$2/plugin.so
 endef
 
-# rb_runtime ROW,DIR,COPY: DIR/librt.so.1, copy COPY, SONAME librt.so.1.
+# rb_runtime DIR,SUB,COPY: SUB/librt.so.1, copy COPY, SONAME librt.so.1.
 define rb_runtime
 $(RB)/$1/$2/librt.so.1: $(RB_RT) $(RB)/rows.mk
 	@mkdir -p $$(@D)
 	$$(Q)$$(RB_SO) -DRT_COPY=$3 -Wl,-soname,librt.so.1 -o $$@ $$< $$(LINK_NOW)
 endef
 
-# rb_hashed ROW,DIR,COPY: the same library built in DIR/stage/ and grafted
-# into DIR as librt-<hash>.so.1; DIR/rt.name holds the name it got.
+# rb_hashed DIR,SUB,COPY: the same library built in SUB/stage/ and grafted
+# into SUB as librt-<hash>.so.1; SUB/rt.name holds the name it got.
 define rb_hashed
 $(call rb_runtime,$1,$2/stage,$3)
 $(RB)/$1/$2/rt.name: $(RB)/$1/$2/stage/librt.so.1 $(RB_SRC)/graft
 	$$(Q)$(RB_SRC)/graft $$< $$(@D) > $$@
 endef
 
-# rb_plugin ROW,MOD,SOURCE,LIBDIR,KIND,BIND: MOD/plugin.so from SOURCE with
+# rb_plugin DIR,MOD,SOURCE,LIBDIR,KIND,BIND: MOD/plugin.so from SOURCE with
 # DT_NEEDED on the runtime in LIBDIR (KIND soname: librt.so.1; hashed: the
 # grafted name), found through DT_RPATH $ORIGIN[/../LIBDIR].
 define rb_plugin
@@ -85,7 +89,7 @@ $(RB)/$1/$2/plugin.so: $(RB_SRC)/$3 $(RB_SRC)/rt.h $(RB)/$1/$4/$(if $(filter has
 $(RB)/$1/app: $(RB)/$1/$2/plugin.so
 endef
 
-# rb_worker ROW,MOD,SLOTS[,PREFIX]: MOD/plugin.so around its own version of
+# rb_worker DIR,MOD,SLOTS[,PREFIX]: MOD/plugin.so around its own version of
 # the worker library (WORKER_SLOTS 8 or 12). With PREFIX, every global the
 # library object defines, and the plugin's references to them, are renamed
 # PREFIX<name> by objcopy from one map (what torchcomms' rename_symbols.sh
@@ -103,24 +107,33 @@ $(RB)/$1/$2/plugin.so: $(RB)/$1/$2/worker.o $(RB)/$1/$2/work_entry.o $(if $4,$(R
 $(RB)/$1/app: $(RB)/$1/$2/plugin.so
 endef
 
-$(foreach r,$(call rb_rows,vendored),$(foreach m,A B,$(eval $(call rb_vendored,$r,$m))))
-$(foreach r,$(call rb_rows,guarded),$(foreach m,A B,$(eval $(call rb_vendored,$r,$m,$(RB_SRC)/guard.c))))
-$(foreach r,$(call rb_rows,hashed),$(foreach m,A B,$(eval $(call rb_hashed,$r,$m,$m))$(eval $(call rb_plugin,$r,$m,plugin.c,$m,hashed,$(LINK_NOW)))))
-$(foreach r,$(call rb_rows,soname),$(foreach m,A B,$(eval $(call rb_runtime,$r,$m,$m))$(eval $(call rb_plugin,$r,$m,plugin.c,$m,soname,$(LINK_NOW)))))
+# Layout rules (DIR = layouts/<layout>); every module is a prerequisite of
+# the layout's app, so building it builds the layout.
+$(foreach d,$(call rb_layout,vendored),$(foreach m,A B,$(eval $(call rb_vendored,$d,$m))))
+$(foreach d,$(call rb_layout,guarded),$(foreach m,A B,$(eval $(call rb_vendored,$d,$m,$(RB_SRC)/guard.c))))
+$(foreach d,$(call rb_layout,hashed),$(foreach m,A B,$(eval $(call rb_hashed,$d,$m,$m))$(eval $(call rb_plugin,$d,$m,plugin.c,$m,hashed,$(LINK_NOW)))))
+$(foreach d,$(call rb_layout,soname),$(foreach m,A B,$(eval $(call rb_runtime,$d,$m,$m))$(eval $(call rb_plugin,$d,$m,plugin.c,$m,soname,$(LINK_NOW)))))
 # torch: T is libtorch_global_deps.so, A the extension beside it (both on
 # T's copy, as torch/_C.so and libtorch_cpu.so use torch/lib's libgomp);
 # B (faiss) and C (scikit-learn) each ship their own grafted copy.
-$(foreach r,$(call rb_rows,torch torch-lazy),$(foreach m,T B C,$(eval $(call rb_hashed,$r,$m,$m))) \
-	$(eval $(call rb_plugin,$r,T,deps.c,T,hashed,$(LINK_NOW))) \
-	$(eval $(call rb_plugin,$r,A,plugin.c,T,hashed,$(LINK_NOW))) \
-	$(eval $(call rb_plugin,$r,B,plugin.c,B,hashed,$(if $(filter torch-lazy,$(route-b.$r.layout)),$(RB_LAZY),$(LINK_NOW)))) \
-	$(eval $(call rb_plugin,$r,C,plugin.c,C,hashed,$(LINK_NOW))))
-$(foreach r,$(call rb_rows,canonical),$(eval $(call rb_runtime,$r,lib,lib)) \
-	$(eval $(call rb_plugin,$r,T,deps.c,lib,soname,$(LINK_NOW))) \
-	$(foreach m,A B C,$(eval $(call rb_plugin,$r,$m,plugin.c,lib,soname,$(LINK_NOW)))))
-$(foreach r,$(call rb_rows,host),$(eval $(call rb_host,$r))$(eval $(call rb_vendored,$r,A)))
-$(foreach r,$(call rb_rows,worker),$(eval $(call rb_worker,$r,X,8))$(eval $(call rb_worker,$r,Y,12)))
-$(foreach r,$(call rb_rows,renamed),$(eval $(call rb_worker,$r,X,8,X_))$(eval $(call rb_worker,$r,Y,12,Y_)))
+$(foreach d,$(call rb_layout,torch) $(call rb_layout,torch-lazy),$(foreach m,T B C,$(eval $(call rb_hashed,$d,$m,$m))) \
+	$(eval $(call rb_plugin,$d,T,deps.c,T,hashed,$(LINK_NOW))) \
+	$(eval $(call rb_plugin,$d,A,plugin.c,T,hashed,$(LINK_NOW))) \
+	$(eval $(call rb_plugin,$d,B,plugin.c,B,hashed,$(if $(filter layouts/torch-lazy,$d),$(RB_LAZY),$(LINK_NOW)))) \
+	$(eval $(call rb_plugin,$d,C,plugin.c,C,hashed,$(LINK_NOW))))
+$(foreach d,$(call rb_layout,canonical),$(eval $(call rb_runtime,$d,lib,lib)) \
+	$(eval $(call rb_plugin,$d,T,deps.c,lib,soname,$(LINK_NOW))) \
+	$(foreach m,A B C,$(eval $(call rb_plugin,$d,$m,plugin.c,lib,soname,$(LINK_NOW)))))
+$(foreach d,$(call rb_layout,host),$(eval $(call rb_host,$d))$(eval $(call rb_vendored,$d,A)))
+$(foreach d,$(call rb_layout,worker),$(eval $(call rb_worker,$d,X,8))$(eval $(call rb_worker,$d,Y,12)))
+$(foreach d,$(call rb_layout,renamed),$(eval $(call rb_worker,$d,X,8,X_))$(eval $(call rb_worker,$d,Y,12,Y_)))
+
+# A row: its layout's files, hard-linked afresh whenever the layout changes.
+define rb_row
+$(RB)/$1/app: $(RB)/layouts/$(route-b.$1.layout)/app
+	$$(Q)rm -rf $$(@D) && mkdir -p $$(@D) && cp -al $$(<D)/. $$(@D)/
+endef
+$(foreach r,$(route-b.rows),$(eval $(call rb_row,$r)))
 
 # The run: no inherited loader variables (LD_BIND_NOW would undo the lazy
 # rows), the steps from the table.
