@@ -128,9 +128,10 @@ $(foreach d,$(call rb_layout,host),$(eval $(call rb_host,$d))$(eval $(call rb_ve
 $(foreach d,$(call rb_layout,worker),$(eval $(call rb_worker,$d,X,8))$(eval $(call rb_worker,$d,Y,12)))
 $(foreach d,$(call rb_layout,renamed),$(eval $(call rb_worker,$d,X,8,X_))$(eval $(call rb_worker,$d,Y,12,Y_)))
 
-# A row: its layout's files, hard-linked afresh whenever the layout changes.
+# A row: its layout's files, hard-linked afresh whenever the layout or the
+# table (which may give the row another layout) changes.
 define rb_row
-$(RB)/$1/app: $(RB)/layouts/$(route-b.$1.layout)/app
+$(RB)/$1/app: $(RB)/layouts/$(route-b.$1.layout)/app $(RB)/rows.mk
 	$$(Q)rm -rf $$(@D) && mkdir -p $$(@D) && cp -al $$(<D)/. $$(@D)/
 endef
 $(foreach r,$(route-b.rows),$(eval $(call rb_row,$r)))
