@@ -7,6 +7,8 @@ load helpers
 setup_file() {
 	load helpers
 	lab_outputs rb route-b
+	# The table through make's own reader, once (table_cell runs it per cell).
+	"$TOP/scripts/rows2mk" route-b "$(table_file route-b)" > "$BATS_FILE_TMPDIR/table.mk"
 }
 
 R() { out_file rb; }
@@ -14,8 +16,14 @@ E() { out_file rb-evidence; }
 rowdir() { echo "$TOP/${B:-build}/route-b/$1"; }
 # ev ROW: the row's evidence lines, without the "  | " prefix.
 ev() { row "$(E)" "$1" | sed -n 's/^  | //p'; }
-# rows_with LAYOUT: the ids built with that layout.
-rows_with() { local r; for r in $(table_rows route-b); do [ "$(table_cell route-b "$r" layout)" = "$1" ] && echo "$r"; done; true; }
+# Cached readers of the table: ids, one cell, the ids whose cell matches.
+ids() { sed -n 's/^route-b\.rows := *//p' "$BATS_FILE_TMPDIR/table.mk"; }
+cell() { awk -v k="route-b.$1.$2 := " 'index($0, k) == 1 { print substr($0, length(k) + 1) }' "$BATS_FILE_TMPDIR/table.mk"; }
+# rows_where COLUMN WORD: the ids whose COLUMN cell's first word is WORD.
+rows_where() {
+	awk -v c="$1" -v w="$2" '/^route-b\.rows := / { next }
+		{ split($1, k, "."); if (k[3] == c && $3 == w) print k[2] }' "$BATS_FILE_TMPDIR/table.mk"
+}
 
 @test "golden: normalised make route-b equals expected/route-b.txt" {
 	run golden_diff "$(R)" "$TOP/expected/route-b.txt"
@@ -24,18 +32,25 @@ rows_with() { local r; for r in $(table_rows route-b); do [ "$(table_cell route-
 
 @test "the run holds the table's rows, in table order" {
 	run grep -oE '^== [^:]+' "$(R)"
-	assert_output "$(printf '== %s\n' $(table_rows route-b))"
+	assert_output "$(printf '== %s\n' $(ids))"
+}
+
+@test "the cached table reads as helpers' table_cell does" {
+	for r in $(table_rows route-b); do
+		assert_equal "$(cell "$r" expect)" "$(table_cell route-b "$r" expect)"
+	done
 }
 
 @test "every row's derived verdict and counts equal its expect cell" {
-	for r in $(table_rows route-b); do
-		got="$(fact "$(R)" "$r" verdict) $(fact "$(R)" "$r" consumers)"
-		assert_equal "${got% }" "$(table_cell route-b "$r" expect)"
+	"$TOP/scripts/verdict" --facts < "$(R)" > "$BATS_TEST_TMPDIR/facts"
+	for r in $(ids); do
+		got=$(awk -v id="$r" '$1 == id { sub(/^verdict=/, "", $2); sub(/^consumers=/, "", $3); print $2 ($3 == "" ? "" : " " $3) }' "$BATS_TEST_TMPDIR/facts")
+		assert_equal "$got" "$(cell "$r" expect)"
 	done
 }
 
 @test "SPLIT rows: some table read is at an address no write went to (raw addresses)" {
-	for r in $(rows_expecting route-b SPLIT); do
+	for r in $(rows_where expect SPLIT); do
 		w=$(written_addrs "$(R)" "$r"); rd=$(read_addrs "$(R)" "$r")
 		[ -n "$w" ] && [ -n "$rd" ] || fail "$r: no write or no read"
 		[ -n "$(comm -13 <(echo "$w") <(echo "$rd"))" ] || fail "$r: every read address was written"
@@ -43,7 +58,7 @@ rows_with() { local r; for r in $(table_rows route-b); do [ "$(table_cell route-
 }
 
 @test "no-split rows: every table read was written, and by one copy only" {
-	for r in $(rows_expecting route-b no-split); do
+	for r in $(rows_where expect no-split); do
 		w=$(written_addrs "$(R)" "$r"); rd=$(read_addrs "$(R)" "$r")
 		[ "$(wc -l <<< "$w")" -eq 1 ] || fail "$r: writes to more than one table: $w"
 		[ -z "$(comm -13 <(echo "$w") <(echo "$rd"))" ] || fail "$r: a read of an unwritten table"
@@ -51,9 +66,9 @@ rows_with() { local r; for r in $(table_rows route-b); do [ "$(table_cell route-
 }
 
 @test "the host prints every dlopen it makes, one per module opened by the steps" {
-	for r in $(table_rows route-b); do
-		[ "$(table_cell route-b "$r" expect)" = refused ] && continue     # stops before its last open
-		opens=$(tr ' ' '\n' <<< "$(table_cell route-b "$r" steps)" | grep -cvE '\.|^(libc|maps|env:.*)$')
+	for r in $(ids); do
+		[ "$(cell "$r" expect)" = refused ] && continue     # stops before its last open
+		opens=$(tr ' ' '\n' <<< "$(cell "$r" steps)" | grep -cvE '\.|^(libc|maps|env:.*)$')
 		assert_equal "$(row "$(R)" "$r" | grep -cE '^\[host\] dl(m)?open\(')" "$opens"
 	done
 }
@@ -98,7 +113,7 @@ rows_with() { local r; for r in $(table_rows route-b); do [ "$(table_cell route-
 }
 
 @test "lazy rows: B is linked without BIND_NOW and its slot starts in its own PLT" {
-	for r in $(rows_with torch-lazy); do
+	for r in $(rows_where layout torch-lazy); do
 		run ev "$r"
 		assert_line 'B/plugin.so: BIND_NOW=no'
 		assert_line 'A/plugin.so: BIND_NOW=yes'
@@ -147,11 +162,11 @@ rows_with() { local r; for r in $(table_rows route-b); do [ "$(table_cell route-
 	assert_line --regexp ' 64 OBJECT +GLOBAL +DEFAULT +[0-9]+ worker_vtable$'
 	run readelf --dyn-syms -W "$(rowdir odr-collision)/Y/plugin.so"
 	assert_line --regexp ' 96 OBJECT +GLOBAL +DEFAULT +[0-9]+ worker_vtable$'
-	for r in $(table_rows route-b); do
+	for r in $(ids); do
 		y=$(row "$(R)" "$r" | sed -nE 's/^pluginY worker uses vtable@0x[0-9a-f]+: result=([0-9]+), its own code gives ([0-9]+)$/\1 \2/p')
 		[ -n "$y" ] || continue
 		set -- $y
-		if [ "$(expect_verdict route-b "$r")" = COLLISION ]; then
+		if [ "$(cell "$r" expect)" = COLLISION ]; then
 			[ "$1" != "$2" ] || fail "$r: a collision row with a right result ($1)"
 		else
 			assert_equal "$1" "$2"
@@ -193,7 +208,7 @@ rows_with() { local r; for r in $(table_rows route-b); do [ "$(table_cell route-
 @test "make route-b ROW=nope: unknown row, one line, exit 2" {
 	run make -s -C "$TOP" route-b ROW=nope
 	assert_equal "$status" 2
-	assert_line --index 0 "unknown row 'nope' (known: $(table_rows route-b | xargs))"
+	assert_line --index 0 "unknown row 'nope' (known: $(ids | xargs))"
 }
 
 @test "the host refuses a bad step in one line, exit 2" {
