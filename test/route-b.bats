@@ -157,6 +157,12 @@ rows_where() {
 	assert_line --regexp '^\[libc\] namespace 1 \(pluginB\): .* lies in an anonymous mapping$'
 }
 
+@test "dlmopen's cost: the host's free() takes namespace 1's block and its malloc hands it out again" {
+	l=$(row "$(R)" dlmopen | grep "^\[libc\] the host's free() takes pluginB's block@")
+	b=$(sed -nE 's/.*block@(0x[0-9a-f]+).*/\1/p' <<< "$l"); a=$(sed -nE 's/.*returns @(0x[0-9a-f]+)$/\1/p' <<< "$l")
+	[ -n "$b" ] && [ "$a" = "$b" ] || fail "block '$b', next malloc '$a'"
+}
+
 @test "odr-collision rows: the two definitions differ in size; Y's result is wrong only when X is global" {
 	run readelf --dyn-syms -W "$(rowdir odr-collision)/X/plugin.so"
 	assert_line --regexp ' 64 OBJECT +GLOBAL +DEFAULT +[0-9]+ worker_vtable$'
