@@ -32,6 +32,22 @@ static const char *module_of(const void *p)
 	return base;
 }
 
+/* Whether an address lies in a readable mapping of this process: a marker
+ * left by a copy that is gone, or set by hand, must not be dereferenced. */
+static int readable(const void *p)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	unsigned long lo, hi;
+	char perms[8];
+	int found = 0;
+
+	while (f && !found && fscanf(f, "%lx-%lx %7s%*[^\n]", &lo, &hi, perms) == 3)
+		found = (unsigned long)p >= lo && (unsigned long)p + sizeof(unsigned long) <= hi && perms[0] == 'r';
+	if (f)
+		fclose(f);
+	return found;
+}
+
 __attribute__((constructor)) static void rt_guard(void)
 {
 	char name[64], value[320], first_copy[32], first_module[256];
@@ -41,10 +57,10 @@ __attribute__((constructor)) static void rt_guard(void)
 
 	snprintf(name, sizeof name, "RT_REGISTERED_LIB_%ld", (long)getpid());
 	seen = getenv(name);
-	/* The address is trusted only because no copy is ever unloaded here;
-	 * libomp also checks that it is still mapped. */
+	/* Another copy is live if the marker parses, its address is mapped
+	 * (as libomp checks) and holds the value the marker names. */
 	if (!seen || sscanf(seen, "%p %lx %31s %255s", &addr, &v, first_copy, first_module) != 4
-	    || *(unsigned long *)addr != v) {
+	    || !readable(addr) || *(unsigned long *)addr != v) {
 		snprintf(value, sizeof value, "%p %lx %s %s", (void *)&marker, marker,
 			 RT_STR(RT_COPY), module_of(&marker));
 		setenv(name, value, 1);
