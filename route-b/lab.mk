@@ -42,7 +42,7 @@ $(RB)/host: $(RB_HOST) $(RB)/rows.mk
 	$(Q)$(CC) $(LDFLAG_FUSE) $(BASE_CFLAGS) $(EXE_PIE_CFLAGS) $(EXE_PIE_LDFLAGS) -o $@ $(filter %.c,$^) -ldl $(LINK_NOW)
 $(RB)/%/app: $(RB)/host
 	@mkdir -p $(@D)
-	$(Q)cp -f $< $@
+	$(Q)rm -f $@ && cp $< $@
 
 define rb_host
 $(RB)/$1/rt_host.o: $(RB_RT) $(RB)/rows.mk
@@ -129,10 +129,12 @@ $(foreach d,$(call rb_layout,worker),$(eval $(call rb_worker,$d,X,8))$(eval $(ca
 $(foreach d,$(call rb_layout,renamed),$(eval $(call rb_worker,$d,X,8,X_))$(eval $(call rb_worker,$d,Y,12,Y_)))
 
 # A row: its layout's files, hard-linked afresh whenever the layout or the
-# table (which may give the row another layout) changes.
+# table (which may give the row another layout) changes. The row's app is a
+# copy, not a link: it is the row's time stamp, and a link would share the
+# layout's (cp rewrites a file in place) and let a rebuilt layout look older.
 define rb_row
 $(RB)/$1/app: $(RB)/layouts/$(route-b.$1.layout)/app $(RB)/rows.mk
-	$$(Q)rm -rf $$(@D) && mkdir -p $$(@D) && cp -al $$(<D)/. $$(@D)/
+	$$(Q)rm -rf $$(@D) && mkdir -p $$(@D) && cp -al $$(<D)/. $$(@D)/ && rm $$@ && cp $$< $$@
 endef
 $(foreach r,$(route-b.rows),$(eval $(call rb_row,$r)))
 
