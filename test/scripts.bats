@@ -63,6 +63,21 @@ verdict() { printf '%b' "$1" | "$TOP/scripts/verdict"; }
 	assert_output $'== r: x\n[w -> t@0x1]\n[rd <- t@0x1]\nverdict: no split (written t@0x1 == read t@0x1)\n  | fact'
 }
 
+@test "verdict: a call that ran another copy's same-named definition of another size is COLLISION" {
+	run verdict '== r: x\n[define f copy=X fn@0x10 size=76]\n[define f copy=Y fn@0x20 size=133]\n[call f from copy=X ran copy=X fn@0x10]\n[call f from copy=Y ran copy=X fn@0x10]\n'
+	assert_line 'verdict: COLLISION (copy=Y'"'"'s call to f ran copy=X'"'"'s definition fn@0x10 (76 bytes), its own is 133 bytes)'
+}
+
+@test "verdict: calls that each ran their caller's own definition are no-collision" {
+	run bash -c "printf '== r: x\n[define f copy=X fn@0x10 size=76]\n[define f copy=Y fn@0x20 size=133]\n[call f from copy=X ran copy=X fn@0x10]\n[call f from copy=Y ran copy=Y fn@0x20]\n' | '$TOP/scripts/verdict' --facts"
+	assert_output 'r verdict=no-collision consumers='
+}
+
+@test "verdict: a guard refusal is refused, not run-failed, and keeps the consumers seen before it" {
+	run bash -c "printf '== r: x\n[register -> copy=A table@0x1]\n[get_list <- copy=A table@0x1]\npluginA sees 1 device(s)\n[guard copy=B] refusing: two copies\n[run failed: exit 134]\n' | '$TOP/scripts/verdict' --facts"
+	assert_output 'r verdict=refused consumers=pluginA:1'
+}
+
 @test "deps: nothing to do for installed packages" {
 	run "$TOP/scripts/deps" coreutils
 	assert_success

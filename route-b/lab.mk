@@ -1,0 +1,150 @@
+# route-b/: scope partition. A host dlopens plugins that each carry a copy
+# of a stateful runtime; rows are route-b/rows. Each row has
+# $(B)/route-b/<row>/: app (the host) and one directory per module the host
+# opens, NAME/plugin.so, beside the runtime copies that module ships. The
+# files are built once per layout, in $(B)/route-b/layouts/<layout>/, and
+# hard-linked into each row using it: a row's files are then its own paths
+# (for $ORIGIN, LD_DEBUG and /proc/self/maps), at the cost of one link each.
+RB_SRC := route-b
+RB := $(B)/route-b
+NM ?= nm
+OBJCOPY ?= objcopy
+
+$(call read_table,route-b,$(RB_SRC)/rows)
+# what a row's files depend on besides their sources: the table (it may
+# give the row another layout) and this file's recipes
+RB_TABLE := $(RB_SRC)/rows $(RB_SRC)/lab.mk
+
+# rb_layout LAYOUT: its build directory (under $(RB)), if a row uses it.
+rb_layouts = $(sort $(foreach r,$(route-b.rows),$(route-b.$r.layout)))
+rb_layout = $(if $(filter $1,$(rb_layouts)),layouts/$1)
+
+# Every module is linked with, and why:
+#   -fplt             calls into the runtime go through a PLT slot, the slot the
+#                     lazy rows watch (-fno-plt binds through the GOT at load time)
+#   --no-as-needed    a plugin's DT_NEEDED on its runtime copy stays, used or not
+#   DT_RPATH $ORIGIN  (--disable-new-dtags) each module finds the copy it ships
+#                     in its own directory, whatever LD_LIBRARY_PATH says
+#   -z now            bind at load time; only the lazy rows' plugin B is -z lazy
+#                     (an object's DF_BIND_NOW overrides dlopen's RTLD_LAZY)
+RB_SO = $(CC) $(LDFLAG_FUSE) $(BASE_CFLAGS) $(PIC_CFLAGS) -fplt -shared
+RB_CC = $(CC) $(BASE_CFLAGS) $(PIC_CFLAGS) -fplt
+RB_LAZY := -Wl,-z,lazy
+RB_RT := $(RB_SRC)/rt.c $(RB_SRC)/rt.h
+
+# The host: one program, linked once and copied into every row (it opens
+# the modules beside itself, through /proc/self/exe). The host layout's host
+# is its own link: it embeds copy H and exports its two functions (as node
+# exports its zlib and OpenSSL), named one by one: gold takes no glob in
+# --export-dynamic-symbol.
+RB_HOST := $(addprefix $(RB_SRC)/,host.c host_facts.c plt_slot.c host.h plt_slot.h)
+$(RB)/host: $(RB_HOST) $(RB_TABLE)
+	$(Q)$(CC) $(LDFLAG_FUSE) $(BASE_CFLAGS) $(EXE_PIE_CFLAGS) $(EXE_PIE_LDFLAGS) -o $@ $(filter %.c,$^) -ldl $(LINK_NOW)
+$(RB)/%/app: $(RB)/host
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && cp $< $@
+
+define rb_host
+$(RB)/$1/rt_host.o: $(RB_RT) $(RB_TABLE)
+	@mkdir -p $$(@D)
+	$$(Q)$$(CC) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) -DRT_COPY=H -c -o $$@ $$<
+$(RB)/$1/app: $(RB_HOST) $(RB)/$1/rt_host.o
+	$$(Q)$$(CC) $$(LDFLAG_FUSE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) $$(EXE_PIE_LDFLAGS) -o $$@ $$(filter %.c %.o,$$^) -ldl \
+		-Wl,--export-dynamic-symbol=rt_register,--export-dynamic-symbol=rt_get_list $$(LINK_NOW)
+endef
+
+# rb_vendored DIR,MOD[,EXTRA]: MOD/plugin.so with the runtime compiled in
+# (copy MOD, default visibility, exported), plus EXTRA sources (the guard).
+define rb_vendored
+$(RB)/$1/$2/plugin.so: $(RB_SRC)/plugin.c $(RB_RT) $3 $(RB_TABLE)
+	@mkdir -p $$(@D)
+	$$(Q)$$(RB_SO) -DRT_COPY=$2 -DPLUGIN=$2 -o $$@ $$(filter %.c,$$^) $$(LINK_NOW)
+$(RB)/$1/app: $(RB)/$1/$2/plugin.so
+endef
+
+# rb_runtime DIR,SUB,COPY: SUB/librt.so.1, copy COPY, SONAME librt.so.1.
+define rb_runtime
+$(RB)/$1/$2/librt.so.1: $(RB_RT) $(RB_TABLE)
+	@mkdir -p $$(@D)
+	$$(Q)$$(RB_SO) -DRT_COPY=$3 -Wl,-soname,librt.so.1 -o $$@ $$< $$(LINK_NOW)
+endef
+
+# rb_hashed DIR,SUB,COPY: the same library built in SUB/stage/ and grafted
+# into SUB as librt-<hash>.so.1; SUB/rt.name holds the name it got.
+define rb_hashed
+$(call rb_runtime,$1,$2/stage,$3)
+$(RB)/$1/$2/rt.name: $(RB)/$1/$2/stage/librt.so.1 $(RB_SRC)/graft
+	$$(Q)$(RB_SRC)/graft $$< $$(@D) > $$@
+endef
+
+# rb_plugin DIR,MOD,SOURCE,LIBDIR,KIND,BIND: MOD/plugin.so from SOURCE with
+# DT_NEEDED on the runtime in LIBDIR (KIND soname: librt.so.1; hashed: the
+# grafted name), found through DT_RPATH $ORIGIN[/../LIBDIR].
+define rb_plugin
+$(RB)/$1/$2/plugin.so: $(RB_SRC)/$3 $(RB_SRC)/rt.h $(RB)/$1/$4/$(if $(filter hashed,$5),rt.name,librt.so.1)
+	@mkdir -p $$(@D)
+	$$(Q)$$(RB_SO) -DPLUGIN=$2 -o $$@ $$< -L$(RB)/$1/$4 -Wl,--no-as-needed \
+		-l:$(if $(filter hashed,$5),$$$$(cat $(RB)/$1/$4/rt.name),librt.so.1) \
+		-Wl,--disable-new-dtags,-rpath,'$$$$ORIGIN$(if $(filter $2,$4),,/../$4)' $6
+$(RB)/$1/app: $(RB)/$1/$2/plugin.so
+endef
+
+# rb_worker DIR,MOD,SLOTS[,PREFIX]: MOD/plugin.so around its own version of
+# the worker library (WORKER_SLOTS 8 or 12). With PREFIX, every global the
+# library object defines, and the plugin's references to them, are renamed
+# PREFIX<name> by objcopy from one map (what torchcomms' rename_symbols.sh
+# and rdma-core's sanitize_static_lib.py do to a vendored static library).
+define rb_worker
+$(RB)/$1/$2/%.o: $(RB_SRC)/%.c $(RB_SRC)/worker.h $(RB_TABLE)
+	@mkdir -p $$(@D)
+	$$(Q)$$(RB_CC) -DWORKER_SLOTS=$3 -DWORKER_COPY=$2 -c -o $$@ $$<
+$(RB)/$1/$2/rename.map: $(RB)/$1/$2/worker.o
+	$$(Q)$$(NM) -g --defined-only $$< | awk '{ print $$$$3, "$4" $$$$3 }' > $$@
+$(RB)/$1/$2/plugin.so: $(RB)/$1/$2/worker.o $(RB)/$1/$2/work_entry.o $(if $4,$(RB)/$1/$2/rename.map)
+	$$(Q)$(if $4,for o in worker work_entry; do $$(OBJCOPY) --redefine-syms=$$(@D)/rename.map $$(@D)/$$$$o.o $$(@D)/$$$$o.renamed.o || exit 1; done && )\
+		$$(CC) $$(LDFLAG_FUSE) $$(BASE_CFLAGS) $$(PIC_CFLAGS) -shared -o $$@ \
+		$(if $4,$$(@D)/worker.renamed.o $$(@D)/work_entry.renamed.o,$$(filter %.o,$$^)) $$(LINK_NOW)
+$(RB)/$1/app: $(RB)/$1/$2/plugin.so
+endef
+
+# Layout rules (DIR = layouts/<layout>); every module is a prerequisite of
+# the layout's app, so building it builds the layout.
+$(foreach d,$(call rb_layout,vendored),$(foreach m,A B,$(eval $(call rb_vendored,$d,$m))))
+$(foreach d,$(call rb_layout,guarded),$(foreach m,A B,$(eval $(call rb_vendored,$d,$m,$(RB_SRC)/guard.c))))
+$(foreach d,$(call rb_layout,hashed),$(foreach m,A B,$(eval $(call rb_hashed,$d,$m,$m))$(eval $(call rb_plugin,$d,$m,plugin.c,$m,hashed,$(LINK_NOW)))))
+$(foreach d,$(call rb_layout,soname),$(foreach m,A B,$(eval $(call rb_runtime,$d,$m,$m))$(eval $(call rb_plugin,$d,$m,plugin.c,$m,soname,$(LINK_NOW)))))
+# torch: T is libtorch_global_deps.so, A the extension beside it (both on
+# T's copy, as torch/_C.so and libtorch_cpu.so use torch/lib's libgomp);
+# B (faiss) and C (scikit-learn) each ship their own grafted copy.
+$(foreach d,$(call rb_layout,torch) $(call rb_layout,torch-lazy),$(foreach m,T B C,$(eval $(call rb_hashed,$d,$m,$m))) \
+	$(eval $(call rb_plugin,$d,T,deps.c,T,hashed,$(LINK_NOW))) \
+	$(eval $(call rb_plugin,$d,A,plugin.c,T,hashed,$(LINK_NOW))) \
+	$(eval $(call rb_plugin,$d,B,plugin.c,B,hashed,$(if $(filter layouts/torch-lazy,$d),$(RB_LAZY),$(LINK_NOW)))) \
+	$(eval $(call rb_plugin,$d,C,plugin.c,C,hashed,$(LINK_NOW))))
+$(foreach d,$(call rb_layout,canonical),$(eval $(call rb_runtime,$d,lib,lib)) \
+	$(eval $(call rb_plugin,$d,T,deps.c,lib,soname,$(LINK_NOW))) \
+	$(foreach m,A B C,$(eval $(call rb_plugin,$d,$m,plugin.c,lib,soname,$(LINK_NOW)))))
+$(foreach d,$(call rb_layout,host),$(eval $(call rb_host,$d))$(eval $(call rb_vendored,$d,A)))
+$(foreach d,$(call rb_layout,worker),$(eval $(call rb_worker,$d,X,8))$(eval $(call rb_worker,$d,Y,12)))
+$(foreach d,$(call rb_layout,renamed),$(eval $(call rb_worker,$d,X,8,X_))$(eval $(call rb_worker,$d,Y,12,Y_)))
+
+# A row: its layout's files, hard-linked afresh whenever the layout or the
+# table (which may give the row another layout) changes. The row's app is a
+# copy, not a link: it is the row's time stamp, and a link would share the
+# layout's (cp rewrites a file in place) and let a rebuilt layout look older.
+define rb_row
+$(RB)/$1/app: $(RB)/layouts/$(route-b.$1.layout)/app $(RB_TABLE)
+	$$(Q)rm -rf $$(@D) && mkdir -p $$(@D) && cp -al $$(<D)/. $$(@D)/ && rm $$@ && cp $$< $$@
+endef
+$(foreach r,$(route-b.rows),$(eval $(call rb_row,$r)))
+
+# The run: no inherited loader variables (LD_BIND_NOW would undo the lazy
+# rows), the steps from the table.
+route-b.run = env -u LD_LIBRARY_PATH -u LD_PRELOAD -u LD_BIND_NOW -u LD_BIND_NOT $(RB_SRC)/run-row $(RB)/$1/app $(route-b.$1.steps)
+route-b.evidence = $(RB_SRC)/loader-facts $(RB)/$1 $(route-b.$1.steps)
+
+# make route-b [ROW=<id>] [EVIDENCE=1], make evidence-route-b
+$(eval $(call lab_entry,route-b,ROW,$(RB)/%/app))
+FIXED_ROWS += route-b:fix-one-soname route-b:fix-renamed
+HELP_LINES += "  make route-b      scope partition: vendored copies in RTLD_LOCAL plugins, promotion by load order (ROW=<id>, EVIDENCE=1)"
+DEPS_PACKAGES += patchelf

@@ -1,0 +1,227 @@
+#!/usr/bin/env bats
+# route-b/: each test states one fact, read from the run-time output, the
+# loader's own account (the evidence: LD_DEBUG, maps) or the binaries.
+# Rows and expectations come from route-b/rows; verdicts from scripts/verdict.
+load helpers
+
+setup_file() {
+	load helpers
+	lab_outputs rb route-b
+	# The table through make's own reader, once (table_cell runs it per cell).
+	"$TOP/scripts/rows2mk" route-b "$(table_file route-b)" > "$BATS_FILE_TMPDIR/table.mk"
+}
+
+R() { out_file rb; }
+E() { out_file rb-evidence; }
+rowdir() { echo "$BUILD/route-b/$1"; }
+# ev ROW: the row's evidence lines, without the "  | " prefix.
+ev() { row "$(E)" "$1" | sed -n 's/^  | //p'; }
+# Cached readers of the table: ids, one cell, the ids whose cell matches.
+ids() { sed -n 's/^route-b\.rows := *//p' "$BATS_FILE_TMPDIR/table.mk"; }
+cell() { awk -v k="route-b.$1.$2 := " 'index($0, k) == 1 { print substr($0, length(k) + 1) }' "$BATS_FILE_TMPDIR/table.mk"; }
+# rows_where COLUMN WORD: the ids whose COLUMN cell's first word is WORD.
+rows_where() {
+	awk -v c="$1" -v w="$2" '/^route-b\.rows := / { next }
+		{ split($1, k, "."); if (k[3] == c && $3 == w) print k[2] }' "$BATS_FILE_TMPDIR/table.mk"
+}
+
+@test "golden: normalised make route-b equals expected/route-b.txt" {
+	run golden_diff "$(R)" "$TOP/expected/route-b.txt"
+	assert_success
+}
+
+@test "the run holds the table's rows, in table order" {
+	run grep -oE '^== [^:]+' "$(R)"
+	assert_output "$(printf '== %s\n' $(ids))"
+}
+
+@test "the cached table reads as helpers' table_cell does" {
+	for r in $(table_rows route-b); do
+		assert_equal "$(cell "$r" expect)" "$(table_cell route-b "$r" expect)"
+	done
+}
+
+@test "every row's derived verdict and counts equal its expect cell" {
+	"$TOP/scripts/verdict" --facts < "$(R)" > "$BATS_TEST_TMPDIR/facts"
+	for r in $(ids); do
+		got=$(awk -v id="$r" '$1 == id { sub(/^verdict=/, "", $2); sub(/^consumers=/, "", $3); print $2 ($3 == "" ? "" : " " $3) }' "$BATS_TEST_TMPDIR/facts")
+		assert_equal "$got" "$(cell "$r" expect)"
+	done
+}
+
+@test "SPLIT rows: some table read is at an address no write went to (raw addresses)" {
+	for r in $(rows_where expect SPLIT); do
+		w=$(written_addrs "$(R)" "$r"); rd=$(read_addrs "$(R)" "$r")
+		[ -n "$w" ] && [ -n "$rd" ] || fail "$r: no write or no read"
+		[ -n "$(comm -13 <(echo "$w") <(echo "$rd"))" ] || fail "$r: every read address was written"
+	done
+}
+
+@test "no-split rows: every table read was written, and by one copy only" {
+	for r in $(rows_where expect no-split); do
+		w=$(written_addrs "$(R)" "$r"); rd=$(read_addrs "$(R)" "$r")
+		[ "$(wc -l <<< "$w")" -eq 1 ] || fail "$r: writes to more than one table: $w"
+		[ -z "$(comm -13 <(echo "$w") <(echo "$rd"))" ] || fail "$r: a read of an unwritten table"
+	done
+}
+
+@test "the host prints every dlopen it makes, one per module opened by the steps" {
+	for r in $(ids); do
+		[ "$(cell "$r" expect)" = refused ] && continue     # stops before its last open
+		opens=$(tr ' ' '\n' <<< "$(cell "$r" steps)" | grep -cvE '\.|^(libc|maps|env:.*)$')
+		assert_equal "$(row "$(R)" "$r" | grep -cE '^\[host\] dl(m)?open\(')" "$opens"
+	done
+}
+
+@test "vendored-local: each plugin's runtime calls bind inside the plugin itself" {
+	run ev vendored-local
+	assert_line "LD_DEBUG: binding file A/plugin.so [0] to A/plugin.so [0]: normal symbol \`rt_register'"
+	assert_line "LD_DEBUG: binding file B/plugin.so [0] to B/plugin.so [0]: normal symbol \`rt_get_list'"
+	assert_line 'A/plugin.so: exports=rt_get_list:FUNC rt_register:FUNC'
+}
+
+@test "hashed-soname: each copy is named after the sha256 of its own build, and both are mapped" {
+	for m in A B; do
+		d=$(rowdir hashed-soname)/$m
+		h=$(sha256sum "$d/stage/librt.so.1" | cut -c1-8)
+		run readelf -d "$d/plugin.so"
+		assert_output --partial "Shared library: [librt-$h.so.1]"
+		run readelf -d "$d/librt-$h.so.1"
+		assert_output --partial "Library soname: [librt-$h.so.1]"
+	done
+	run ev hashed-soname
+	assert_line 'maps: r-xp A/librt-<hash>.so.1'
+	assert_line 'maps: r-xp B/librt-<hash>.so.1'
+}
+
+@test "shared-soname: B's own librt.so.1 is on disk but never mapped; B binds A's" {
+	[ -e "$(rowdir shared-soname)/B/librt.so.1" ] || fail "B's copy is not on disk: the row would prove nothing"
+	run ev shared-soname
+	assert_line 'maps: r-xp A/librt.so.1'
+	refute_line 'maps: r-xp B/librt.so.1'
+	assert_line "LD_DEBUG: binding file B/plugin.so [0] to A/librt.so.1 [0]: normal symbol \`rt_get_list'"
+}
+
+@test "global-first and global-late: the same files; B binds T's copy or its own by load order" {
+	run ev global-first
+	assert_line "LD_DEBUG: binding file B/plugin.so [0] to T/librt-<hash>.so.1 [0]: normal symbol \`rt_get_list'"
+	assert_line 'maps: r-xp B/librt-<hash>.so.1'          # B's copy is loaded all the same
+	assert_line --regexp '^LD_DEBUG=scopes: B/plugin.so \[0\] scope 0: app .* T/plugin.so T/librt-<hash>.so.1$'
+	run ev global-late
+	assert_line "LD_DEBUG: binding file B/plugin.so [0] to B/librt-<hash>.so.1 [0]: normal symbol \`rt_get_list'"
+	assert_line "LD_DEBUG: binding file C/plugin.so [0] to T/librt-<hash>.so.1 [0]: normal symbol \`rt_get_list'"
+}
+
+@test "lazy rows: B is linked without BIND_NOW and its slot starts in its own PLT" {
+	for r in $(rows_where layout torch-lazy); do
+		run ev "$r"
+		assert_line 'B/plugin.so: BIND_NOW=no'
+		assert_line 'A/plugin.so: BIND_NOW=yes'
+		run readelf -rW "$(rowdir "$r")/B/plugin.so"
+		assert_line --regexp 'R_X86_64_JUMP_SLOT .* rt_get_list'
+	done
+	run row "$(R)" global-late-lazy
+	assert_line --index 2 --regexp '^\[plt-slot rt_get_list of pluginB@0x[0-9a-f]+\] points to 0x[0-9a-f]+ in B/plugin.so \(its own PLT: not yet resolved\)$'
+}
+
+@test "global-late-lazy: the slot resolves after T's promotion, to T's copy; called before, it stays B's" {
+	last_slot() { row "$(R)" "$1" | grep '^\[plt-slot' | tail -n 1; }
+	run last_slot global-late-lazy
+	assert_output --regexp 'in T/librt-[0-9a-f]{8}\.so\.1 \(rt_get_list\)$'
+	run last_slot global-late-lazy-called
+	assert_output --regexp 'in B/librt-[0-9a-f]{8}\.so\.1 \(rt_get_list\)$'
+}
+
+@test "host-export and deepbind: the plugin binds the host's exported copy, unless RTLD_DEEPBIND" {
+	run readelf --dyn-syms -W "$(rowdir deepbind)/app"
+	assert_line --regexp ' FUNC +GLOBAL +DEFAULT +[0-9]+ rt_get_list$'
+	run ev host-export
+	assert_line "LD_DEBUG: binding file A/plugin.so [0] to app [0]: normal symbol \`rt_get_list'"
+	assert_line --regexp '^LD_DEBUG=scopes: A/plugin.so \[0\] scope 0: app '
+	run ev deepbind
+	assert_line "LD_DEBUG: binding file A/plugin.so [0] to A/plugin.so [0]: normal symbol \`rt_get_list'"
+	assert_line --regexp '^LD_DEBUG=scopes: A/plugin.so \[0\] scope 0: A/plugin.so '
+	assert_line --regexp '^LD_DEBUG=scopes: A/plugin.so \[0\] scope 1: app '
+}
+
+@test "dlmopen: B lives in namespace 1 with its own librt.so.1 and its own libc" {
+	run ev dlmopen
+	assert_line "LD_DEBUG: binding file B/plugin.so [1] to B/librt.so.1 [1]: normal symbol \`rt_get_list'"
+	assert_line 'maps: r-xp B/librt.so.1'
+	assert_equal "$(ev dlmopen | grep -c '^maps: r-xp libc.so.6$')" 2
+	run row "$(R)" dlmopen
+	assert_line '[libc] libc.so.6 is mapped executable 2 time(s)'
+	m0=$(row "$(R)" dlmopen | sed -nE 's/^\[libc\] namespace 0 .*malloc@(0x[0-9a-f]+).*/\1/p')
+	m1=$(row "$(R)" dlmopen | sed -nE 's/^\[libc\] namespace 1 .*malloc@(0x[0-9a-f]+).*/\1/p')
+	[ -n "$m0" ] && [ -n "$m1" ] && [ "$m0" != "$m1" ] || fail "malloc: namespace 0 '$m0', namespace 1 '$m1'"
+	assert_line --regexp '^\[libc\] namespace 1 \(pluginB\): .* lies in an anonymous mapping$'
+}
+
+@test "dlmopen's cost: the host's free() takes namespace 1's block and its malloc hands it out again" {
+	l=$(row "$(R)" dlmopen | grep "^\[libc\] the host's free() takes pluginB's block@")
+	b=$(sed -nE 's/.*block@(0x[0-9a-f]+).*/\1/p' <<< "$l"); a=$(sed -nE 's/.*returns @(0x[0-9a-f]+)$/\1/p' <<< "$l")
+	[ -n "$b" ] && [ "$a" = "$b" ] || fail "block '$b', next malloc '$a'"
+}
+
+@test "odr-collision rows: the two definitions differ in size; Y's result is wrong only when X is global" {
+	run readelf --dyn-syms -W "$(rowdir odr-collision)/X/plugin.so"
+	assert_line --regexp ' 64 OBJECT +GLOBAL +DEFAULT +[0-9]+ worker_vtable$'
+	run readelf --dyn-syms -W "$(rowdir odr-collision)/Y/plugin.so"
+	assert_line --regexp ' 96 OBJECT +GLOBAL +DEFAULT +[0-9]+ worker_vtable$'
+	for r in $(ids); do
+		y=$(row "$(R)" "$r" | sed -nE 's/^pluginY worker uses vtable@0x[0-9a-f]+: result=([0-9]+), its own code gives ([0-9]+)$/\1 \2/p')
+		[ -n "$y" ] || continue
+		set -- $y
+		if [ "$(cell "$r" expect)" = COLLISION ]; then
+			[ "$1" != "$2" ] || fail "$r: a collision row with a right result ($1)"
+		else
+			assert_equal "$1" "$2"
+		fi
+	done
+	run ev odr-collision-global
+	assert_line "LD_DEBUG: binding file Y/plugin.so [0] to X/plugin.so [0]: normal symbol \`worker_init'"
+}
+
+@test "fix-renamed: each copy exports only its prefixed names, so X's promotion reaches nothing of Y's" {
+	run readelf --dyn-syms -W "$(rowdir fix-renamed)/Y/plugin.so"
+	assert_line --regexp ' Y_worker_init$'
+	refute_line --regexp ' worker_init$'
+	run ev fix-renamed
+	assert_line "LD_DEBUG: binding file Y/plugin.so [0] to Y/plugin.so [0]: normal symbol \`Y_worker_init'"
+}
+
+@test "duplicate-guard: the second copy names the first, stops the process (134), leaves no core file" {
+	run row "$(R)" duplicate-guard
+	assert_line --regexp '^\[guard copy=B\] a second copy is starting in B/plugin.so: copy=A in A/plugin.so already initialised'
+	assert_line '[run failed: exit 134]'
+	run find "$(rowdir duplicate-guard)" "$TOP" -maxdepth 1 -name 'core*' -newer "$TOP/route-b/rows"
+	assert_output ''
+}
+
+@test "duplicate-guard-ok: silenced, and the two copies' tables are two addresses" {
+	run row "$(R)" duplicate-guard-ok
+	assert_line --partial 'RT_DUPLICATE_LIB_OK=TRUE: silenced, continuing with two copies'
+	w=$(written_addrs "$(R)" duplicate-guard-ok); rd=$(read_addrs "$(R)" duplicate-guard-ok)
+	[ -n "$w" ] && [ -n "$rd" ] && [ "$w" != "$rd" ] || fail "written '$w', read '$rd'"
+}
+
+@test "fix-one-soname: one runtime file in the process, whatever the order" {
+	run ev fix-one-soname
+	assert_equal "$(ev fix-one-soname | grep -c '^maps: r-xp .*librt')" 1
+	assert_line 'maps: r-xp lib/librt.so.1'
+}
+
+@test "make route-b ROW=nope: unknown row, one line, exit 2" {
+	run make -s -C "$TOP" route-b ROW=nope
+	assert_equal "$status" 2
+	assert_line --index 0 "unknown row 'nope' (known: $(ids | xargs))"
+}
+
+@test "the host refuses a bad step in one line, exit 2" {
+	run "$(rowdir vendored-local)/app" A A.frobnicate
+	assert_equal "$status" 2
+	assert_line --index 1 'host: unknown call (write read work slot): A.frobnicate'
+	run "$(rowdir vendored-local)/app" a/b
+	assert_equal "$status" 2
+	assert_output 'host: a module name is letters and digits: a/b'
+}
