@@ -212,9 +212,10 @@ rows_where() {
 }
 
 @test "make route-b ROW=nope: unknown row, one line, exit 2" {
-	run make -s -C "$TOP" route-b ROW=nope
+	run make -s -C "$TOP" B="$BUILD" route-b ROW=nope
 	assert_equal "$status" 2
-	assert_line --index 0 "unknown row 'nope' (known: $(ids | xargs))"
+	assert_equal "${#lines[@]}" 1
+	assert_output --partial "unknown row 'nope' (known: $(ids | xargs))"
 }
 
 @test "the host refuses a bad step in one line, exit 2" {
