@@ -21,6 +21,10 @@ ao_order.ab          := -lcollective_a -lverbs_vendor -lcollective_b -lverbs_bun
 ao_order.ba          := -lcollective_b -lverbs_bundled -lcollective_a -lverbs_vendor
 ao_order.ab-group    := -Wl,--start-group $(ao_order.ab) -Wl,--end-group
 ao_order.ab-vendored := -lcollective_a -lcollective_b
+# An archive before the member that needs it: GNU ld has passed it already
+# (undefined reference); lld keeps every archive's names lazy for the whole
+# link and extracts from it anyway.
+ao_order.b-first     := -lverbs_bundled -lcollective_b -lcollective_a -lverbs_vendor
 # stack: how the stacks' objects are compiled.
 ao_stack.default :=
 ao_stack.hidden  := -fvisibility=hidden
@@ -108,7 +112,7 @@ archive-order.run = $(AO_SRC)/run-row $(AO)/$1
 # The linker's trace lines, nm of the row's archives, and the link-time check
 # on the row's own link line (it exits 1 when it flags: a finding, not a failure).
 archive-order.evidence = $(AO_SRC)/link-facts $(AO)/$1 '$(AO_TRACE)' $(foreach a,$(call ao_archives,$1),$(AO)/$1/lib$a.a); \
-	{ $(AO_SRC)/archive-clash $(call ao_link,$1) || [ $$? = 1 ]; } | sed 's/^/  | archive-clash /'
+	{ TMPDIR=$(AO)/$1 $(AO_SRC)/archive-clash $(call ao_link,$1) || [ $$? = 1 ]; } | sed 's/^/  | archive-clash /'
 
 # make archive-order [ROW=<id>] [EVIDENCE=1], make evidence-archive-order
 ROW ?=

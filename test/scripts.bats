@@ -91,9 +91,16 @@ ao_ran()   { printf '[%s ran stack=%s at vx_open_device@0x%s] opened logical dev
 	assert_line 'verdict: link error (the linker refused the link: vx_open_device defined twice)'
 }
 
-@test "verdict: a failed link for any other reason is run-failed, not link-error" {
-	run verdict '== r: x\n[link failed: exit 1]\n[ld] ld.bfd: a.o: undefined reference to `vx_open_device'"'"'\n'
-	assert_line 'verdict: link failed (exit 1, the linker names no multiple definition): no verdict'
+@test "verdict: a failed link on an undefined reference is link-error naming it (bfd and lld wording)" {
+	run verdict '== r: x\n[link failed: exit 1]\n[ld] collective.c:(.text+0x2): undefined reference to `vx_abi_bundled'"'"'\n'
+	assert_line 'verdict: link error (the linker refused the link: vx_abi_bundled undefined)'
+	run verdict '== r: x\n[link failed: exit 1]\n[ld] ld.lld: error: undefined symbol: vx_abi_bundled\n'
+	assert_line 'verdict: link error (the linker refused the link: vx_abi_bundled undefined)'
+}
+
+@test "verdict: a failed link whose record names no symbol is run-failed, not link-error" {
+	run verdict '== r: x\n[link failed: exit 1]\n[ld] ld.bfd: cannot find -lnope\n'
+	assert_line 'verdict: link failed (exit 1, the linker names no symbol): no verdict'
 }
 
 @test "deps: nothing to do for installed packages" {
