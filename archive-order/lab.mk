@@ -94,6 +94,15 @@ $(AO)/%/lib$1.a: $(AO)/rows.mk
 endef
 $(foreach a,$(AO_ARCHIVES),$(eval $(call ao_archive_rule,$a)))
 
+# A token the table does not know is one line and a stop, not a strange link.
+# Checked when the row is linked, not while make reads this file: a stale
+# rows.mk must not keep make from regenerating it from the fixed table.
+ao_check = $(if $(filter $2,$3),,$(error archive-order/rows: row $1: unknown $4 '$2' (known: $3)))
+ao_check_row = $(call ao_check,$1,$(archive-order.$1.layout),split one vendored,layout)$(strip \
+	)$(call ao_check,$1,$(archive-order.$1.order),$(sort $(patsubst ao_order.%,%,$(filter ao_order.%,$(.VARIABLES)))),order)$(strip \
+	)$(call ao_check,$1,$(archive-order.$1.stack),default hidden,stack)$(strip \
+	)$(if $(archive-order.$1.objcopy),$(call ao_check,$1,$(archive-order.$1.objcopy),$(sort $(patsubst ao_objcopy_on.%,%,$(filter ao_objcopy_on.%,$(.VARIABLES)))),objcopy))
+
 # Per row: each archive's members, and the link's inputs.
 define ao_row
 $(foreach a,$(call ao_archives,$1),$(AO)/$1/lib$a.a: $(addprefix $(AO)/$1/,$(call ao_members.$(archive-order.$1.layout),$1,$a))
@@ -105,7 +114,7 @@ $(foreach r,$(archive-order.rows),$(eval $(call ao_row,$r)))
 # A link that fails is the row's result, not a failure of make: the record
 # is kept whatever the linker's exit status, and app exists only if it linked.
 $(AO)/%/link.log: $(AO)/rows.mk
-	$(Q)rm -f $(@D)/app; { $(call ao_link,$*) $(call ao_record,$*); echo "[link exit $$?]"; } > $@.tmp 2>&1; mv $@.tmp $@
+	$(call ao_check_row,$*)$(Q)rm -f $(@D)/app; { $(call ao_link,$*) $(call ao_record,$*); echo "[link exit $$?]"; } > $@.tmp 2>&1; mv $@.tmp $@
 $(AO)/%/app: $(AO)/%/link.log ;
 
 archive-order.run = $(AO_SRC)/run-row $(AO)/$1
