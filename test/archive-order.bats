@@ -8,6 +8,9 @@ load helpers
 setup_file() {
 	load helpers
 	lab_outputs ao archive-order
+	# Read once per file, the table and the derived facts are asked often.
+	"$TOP/scripts/verdict" --facts < "$(out_file ao)" > "$BATS_FILE_TMPDIR/facts"
+	for v in misdirected no-split link-error; do rows_expecting archive-order "$v" > "$BATS_FILE_TMPDIR/rows.$v"; done
 }
 
 O() { out_file ao; }
@@ -18,8 +21,12 @@ clash() { "$TOP/archive-order/archive-clash" "$@"; }
 ran_addrs() { row "$(O)" "$1" | grep -E '^\[[^ ]+ ran stack=' | grep -oE '@0x[0-9a-fA-F]+'; }
 # evidence ROW PREFIX: the row's evidence lines starting with PREFIX, "  | " cut.
 evidence() { row "$(E)" "$1" | sed -n 's/^  | //p' | grep -F -- "$2" || true; }
+# expecting VERDICT: the rows whose expect cell names VERDICT (rows_expecting, cached).
+expecting() { cat "$BATS_FILE_TMPDIR/rows.$1"; }
+# derived ROW KEY: a field of the row's `scripts/verdict --facts` line (cached).
+derived() { awk -v id="$1" -v k="$2=" '$1 == id { for (i = 2; i <= NF; i++) if (index($i, k) == 1) print substr($i, length(k) + 1) }' "$BATS_FILE_TMPDIR/facts"; }
 # victims ROW: the collectives the verdict found misdirected.
-victims() { fact "$(O)" "$1" consumers | tr ',' '\n' | sed 's/:.*//' | grep . || true; }
+victims() { derived "$1" consumers | tr ',' '\n' | sed 's/:.*//' | grep . || true; }
 
 @test "golden: normalised make archive-order equals expected/archive-order.txt" {
 	run golden_diff "$(O)" "$TOP/expected/archive-order.txt"
@@ -32,14 +39,15 @@ victims() { fact "$(O)" "$1" consumers | tr ',' '\n' | sed 's/:.*//' | grep . ||
 }
 
 @test "every row's derived verdict and victims are its expect cell" {
-	for r in $(table_rows archive-order); do
-		assert_equal "$r $(fact "$(O)" "$r" verdict)" "$r $(expect_verdict archive-order "$r")"
-		assert_equal "$r $(fact "$(O)" "$r" consumers)" "$r $(expect_consumers archive-order "$r")"
-	done
+	# the expect cells, read through the table reader make uses (scripts/rows2mk)
+	expected=$("$TOP/scripts/rows2mk" archive-order "$TOP/archive-order/rows" |
+		sed -n 's/^archive-order\.\([^.]*\)\.expect := */\1 /p' | awk '{ print $1, $2, $3 }')
+	[ "$(echo "$expected" | wc -l)" -eq "$(table_rows archive-order | wc -w)" ]
+	assert_equal "$(awk '{ sub(/^verdict=/, "", $2); sub(/^consumers=/, "", $3); print $1, $2, $3 }' "$BATS_FILE_TMPDIR/facts")" "$expected"
 }
 
 @test "misdirected rows: both collectives called one vx_open_device, at one run-time address" {
-	rows=$(rows_expecting archive-order misdirected); [ -n "$rows" ]
+	rows=$(expecting misdirected); [ -n "$rows" ]
 	for r in $rows; do
 		run ran_addrs "$r"
 		assert_equal "$r $(echo "$output" | wc -l) $(echo "$output" | sort -u | wc -l)" "$r 2 1"
@@ -47,7 +55,7 @@ victims() { fact "$(O)" "$1" consumers | tr ',' '\n' | sed 's/:.*//' | grep . ||
 }
 
 @test "no-split rows: two live copies, each collective called its own stack's function at its own address" {
-	rows=$(rows_expecting archive-order no-split); [ -n "$rows" ]
+	rows=$(expecting no-split); [ -n "$rows" ]
 	for r in $rows; do
 		run ran_addrs "$r"
 		assert_equal "$r $(echo "$output" | sort -u | wc -l)" "$r 2"
@@ -55,7 +63,7 @@ victims() { fact "$(O)" "$1" consumers | tr ',' '\n' | sed 's/:.*//' | grep . ||
 }
 
 @test "misdirected rows: the linker's trace names one definition of vx_open_device, and the victim's reference" {
-	for r in $(rows_expecting archive-order misdirected); do
+	for r in $(expecting misdirected); do
 		assert_equal "$r $(evidence "$r" 'trace ' | grep -c ': vx_open_device=definition')" "$r 1"
 		for v in $(victims "$r"); do
 			evidence "$r" "trace lib$v.a($v.o): vx_open_device=reference" | grep -q . || fail "$r: no trace of $v's reference"
@@ -64,7 +72,7 @@ victims() { fact "$(O)" "$1" consumers | tr ',' '\n' | sed 's/:.*//' | grep . ||
 }
 
 @test "link-error rows: the linker's own message is the result; no program, and make went on" {
-	rows=$(rows_expecting archive-order link-error); [ -n "$rows" ]
+	rows=$(expecting link-error); [ -n "$rows" ]
 	for r in $rows; do
 		row "$(O)" "$r" | grep -qE "^\[ld\] .*(multiple definition of|undefined reference to) .vx_[a-z_]+'" || fail "$r: no linker message"
 		[ ! -e "$(dir "$r")/app" ] || fail "$r: an app was linked"
@@ -91,7 +99,7 @@ victims() { fact "$(O)" "$1" consumers | tr ',' '\n' | sed 's/:.*//' | grep . ||
 @test "nofix-visibility: the stacks' vx_open_device is HIDDEN in the archive, and still misdirected" {
 	run readelf -sW "$(dir nofix-visibility)/libverbs_bundled.a"
 	assert_output --regexp 'GLOBAL +HIDDEN +[0-9]+ vx_open_device'
-	assert_equal "$(fact "$(O)" nofix-visibility verdict)" misdirected
+	assert_equal "$(derived nofix-visibility verdict)" misdirected
 }
 
 @test "nofix-localize: the never-pulled member's vx_open_device is local (t)" {
@@ -106,7 +114,7 @@ victims() { fact "$(O)" "$1" consumers | tr ',' '\n' | sed 's/:.*//' | grep . ||
 }
 
 @test "vendored fixes: no archive defines vx_open_device globally any more" {
-	for r in $(rows_expecting archive-order no-split); do
+	for r in $(expecting no-split); do
 		[ "$(table_cell archive-order "$r" layout)" = vendored ] || continue
 		run evidence "$r" 'nm '
 		refute_line --regexp ': vx_open_device=T$'
@@ -115,7 +123,7 @@ victims() { fact "$(O)" "$1" consumers | tr ',' '\n' | sed 's/:.*//' | grep . ||
 }
 
 @test "archive-clash flags every reference the run found misdirected, naming the victim" {
-	for r in $(rows_expecting archive-order misdirected); do
+	for r in $(expecting misdirected); do
 		for v in $(victims "$r"); do
 			evidence "$r" 'archive-clash ' | grep -qE "^archive-clash vx_open_device: (captured|unknown)=lib$v\.a\($v\.o\) bound to " ||
 				fail "$r: archive-clash does not name $v"
@@ -123,7 +131,7 @@ victims() { fact "$(O)" "$1" consumers | tr ',' '\n' | sed 's/:.*//' | grep . ||
 	done
 	# where no objcopy made the other definition local, flagged outright (not
 	# "unknown"): collision and link-order among them
-	for r in $(rows_expecting archive-order misdirected); do
+	for r in $(expecting misdirected); do
 		[ -z "$(table_cell archive-order "$r" objcopy)" ] || continue
 		evidence "$r" 'archive-clash ' | grep -q ': captured=' || fail "$r not flagged"
 		evidence "$r" 'archive-clash ' | grep -q ': shadowed=' || fail "$r: no shadowed member listed"
@@ -131,10 +139,10 @@ victims() { fact "$(O)" "$1" consumers | tr ',' '\n' | sed 's/:.*//' | grep . ||
 }
 
 @test "archive-clash is silent on the fixed rows, and flags nothing where the link failed" {
-	for r in $(rows_expecting archive-order no-split); do
+	for r in $(expecting no-split); do
 		assert_equal "$r: $(evidence "$r" 'archive-clash ')" "$r: "
 	done
-	for r in $(rows_expecting archive-order link-error); do
+	for r in $(expecting link-error); do
 		evidence "$r" 'archive-clash ' | grep -q ': captured=' && fail "$r: flagged"
 		# a duplicate the linker itself refuses is reported as loud
 		if row "$(O)" "$r" | grep -q '^\[ld\] .*multiple definition of'; then
