@@ -186,6 +186,14 @@ victims() { derived "$1" consumers | tr ',' '\n' | sed 's/:.*//' | grep . || tru
 	assert_output "archive-clash: no such archive: $BATS_TEST_TMPDIR/no-such.a"
 }
 
+@test "a table token lab.mk does not know stops the row with one line naming row, token and the known ones" {
+	t="$BATS_TEST_TMPDIR/rows"
+	{ grep '^# id' "$TOP/archive-order/rows"; grep '^collision ' "$TOP/archive-order/rows" | sed 's/| ab  /| zz  /'; } > "$t"
+	run make -s -C "$TOP" --no-print-directory archive-order AO_TABLE="$t" B="$BATS_TEST_TMPDIR/b"
+	assert_failure
+	assert_output --regexp "archive-order/rows: row collision: unknown order 'zz' \(known: ab ab-group "
+}
+
 @test "make archive-order ROW=collision runs one row; ROW=nope is one line, exit 2" {
 	run make -s -C "$TOP" --no-print-directory archive-order ROW=collision
 	assert_success
