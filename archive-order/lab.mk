@@ -100,7 +100,7 @@ $(foreach a,$(AO_ARCHIVES),$(eval $(call ao_archive_rule,$a)))
 # A token the table does not know is one line and a stop, not a strange link.
 # Checked when the row is linked, not while make reads this file: a stale
 # rows.mk must not keep make from regenerating it from the fixed table.
-ao_check = $(if $(filter $2,$3),,$(error archive-order/rows: row $1: unknown $4 '$2' (known: $3)))
+ao_check = $(if $(filter $2,$3),,$(error $(AO_TABLE): row $1: unknown $4 '$2' (known: $3)))
 ao_check_row = $(call ao_check,$1,$(archive-order.$1.layout),split one vendored,layout)$(strip \
 	)$(call ao_check,$1,$(archive-order.$1.order),$(sort $(patsubst ao_order.%,%,$(filter ao_order.%,$(.VARIABLES)))),order)$(strip \
 	)$(call ao_check,$1,$(archive-order.$1.stack),default hidden,stack)$(strip \

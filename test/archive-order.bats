@@ -191,7 +191,7 @@ victims() { derived "$1" consumers | tr ',' '\n' | sed 's/:.*//' | grep . || tru
 	{ grep '^# id' "$TOP/archive-order/rows"; grep '^collision ' "$TOP/archive-order/rows" | sed 's/| ab  /| zz  /'; } > "$t"
 	run make -s -C "$TOP" --no-print-directory archive-order AO_TABLE="$t" B="$BATS_TEST_TMPDIR/b"
 	assert_failure
-	assert_output --regexp "archive-order/rows: row collision: unknown order 'zz' \(known: ab ab-group "
+	assert_output --regexp "/rows: row collision: unknown order 'zz' \(known: ab ab-group "
 }
 
 @test "make archive-order ROW=collision runs one row; ROW=nope is one line, exit 2" {
