@@ -78,6 +78,46 @@ verdict() { printf '%b' "$1" | "$TOP/scripts/verdict"; }
 	assert_output 'r verdict=refused consumers=pluginA:1'
 }
 
+# archive-order's clause: expected device (compiled in) versus opened device
+# (what the code reached at run time says), or the linker's captured refusal.
+ao_built() { printf '[%s built against stack=%s] expects logical device 0 = %s\n' "$@"; }
+ao_ran()   { printf '[%s ran stack=%s at vx_open_device@0x%s] opened logical device 0 = %s\n' "$@"; }
+
+@test "verdict: a collective that opened another device than it expects is misdirected, named with the stack it ran" {
+	run verdict "== r: x\n$(ao_built ca vendor 'nic0')\n$(ao_ran ca vendor 11 'nic0')\n$(ao_built cb bundled 'nic1')\n$(ao_ran cb vendor 11 'nic0')\n"
+	assert_line --index 4 --partial '*** MISDIRECTED -- built against stack=bundled, ran stack=vendor'"'"'s code ***'
+	assert_line --index 2 --partial '[OK -- opened the device it expects]'
+	assert_line --index 5 'verdict: misdirected (cb expects nic1, opened nic0)'
+	run bash -c "printf '%s\n' '== r: x' \"\$1\" \"\$2\" | '$TOP/scripts/verdict' --facts" _ "$(ao_built cb bundled nic1)" "$(ao_ran cb vendor 11 nic0)"
+	assert_output 'r verdict=misdirected consumers=cb:vendor'
+}
+
+@test "verdict: every collective opening the device it expects is no-split, also re-derived from an annotated golden" {
+	run bash -c "printf '%s\n' '== r: x' \"\$1\" \"\$2\" | '$TOP/scripts/verdict' | '$TOP/scripts/verdict' --facts" _ "$(ao_built ca vendor nic0)" "$(ao_ran ca vendor 11 nic0)"
+	assert_output 'r verdict=no-split consumers='
+}
+
+@test "verdict: a failed link whose record names a multiple definition is link-error (bfd, gold and lld wording)" {
+	run verdict '== r: x\n[link failed: exit 1] the record:\n[ld] (.text+0x0): multiple definition of `vx_open_device'"'"'; a.o: first defined here\n'
+	assert_line 'verdict: link error (the linker refused the link: vx_open_device defined twice)'
+	run verdict '== r: x\n[link failed: exit 1]\n[ld] ld.gold: error: b.a(m.o): multiple definition of '"'"'vx_open_device'"'"'\n'
+	assert_line 'verdict: link error (the linker refused the link: vx_open_device defined twice)'
+	run verdict '== r: x\n[link failed: exit 1]\n[ld] ld.lld: error: duplicate symbol: vx_open_device\n'
+	assert_line 'verdict: link error (the linker refused the link: vx_open_device defined twice)'
+}
+
+@test "verdict: a failed link on an undefined reference is link-error naming it (bfd and lld wording)" {
+	run verdict '== r: x\n[link failed: exit 1]\n[ld] collective.c:(.text+0x2): undefined reference to `vx_abi_bundled'"'"'\n'
+	assert_line 'verdict: link error (the linker refused the link: vx_abi_bundled undefined)'
+	run verdict '== r: x\n[link failed: exit 1]\n[ld] ld.lld: error: undefined symbol: vx_abi_bundled\n'
+	assert_line 'verdict: link error (the linker refused the link: vx_abi_bundled undefined)'
+}
+
+@test "verdict: a failed link whose record names no symbol is run-failed, not link-error" {
+	run verdict '== r: x\n[link failed: exit 1]\n[ld] ld.bfd: cannot find -lnope\n'
+	assert_line 'verdict: link failed (exit 1, the linker names no symbol): no verdict'
+}
+
 @test "deps: nothing to do for installed packages" {
 	run "$TOP/scripts/deps" coreutils
 	assert_success

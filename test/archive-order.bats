@@ -1,0 +1,204 @@
+#!/usr/bin/env bats
+# archive-order/: each test states one fact, read from the run-time output,
+# from the linker's own record (--trace-symbol lines, its error message) or
+# from the archives. Expectations come from archive-order/rows only; verdicts
+# from scripts/verdict only (through `fact`).
+load helpers
+
+setup_file() {
+	load helpers
+	lab_outputs ao archive-order
+	# Read once per file, the table and the derived facts are asked often.
+	"$TOP/scripts/verdict" --facts < "$(out_file ao)" > "$BATS_FILE_TMPDIR/facts"
+	for v in misdirected no-split link-error; do rows_expecting archive-order "$v" > "$BATS_FILE_TMPDIR/rows.$v"; done
+}
+
+O() { out_file ao; }
+E() { out_file ao-evidence; }
+dir() { echo "$BUILD/archive-order/$1"; }
+clash() { "$TOP/archive-order/archive-clash" "$@"; }
+# ran_addrs ROW: the run-time address of the vx_open_device each collective called, one a line.
+ran_addrs() { row "$(O)" "$1" | grep -E '^\[[^ ]+ ran stack=' | grep -oE '@0x[0-9a-fA-F]+'; }
+# evidence ROW PREFIX: the row's evidence lines starting with PREFIX, "  | " cut.
+evidence() { row "$(E)" "$1" | sed -n 's/^  | //p' | grep -F -- "$2" || true; }
+# expecting VERDICT: the rows whose expect cell names VERDICT (rows_expecting, cached).
+expecting() { cat "$BATS_FILE_TMPDIR/rows.$1"; }
+# derived ROW KEY: a field of the row's `scripts/verdict --facts` line (cached).
+derived() { awk -v id="$1" -v k="$2=" '$1 == id { for (i = 2; i <= NF; i++) if (index($i, k) == 1) print substr($i, length(k) + 1) }' "$BATS_FILE_TMPDIR/facts"; }
+# victims ROW: the collectives the verdict found misdirected.
+victims() { derived "$1" consumers | tr ',' '\n' | sed 's/:.*//' | grep . || true; }
+
+@test "golden: normalised make archive-order equals expected/archive-order.txt" {
+	run golden_diff "$(O)" "$TOP/expected/archive-order.txt"
+	assert_success
+}
+
+@test "every row of the table is there, in order" {
+	run grep -oE '^== [^:]+' "$(O)"
+	assert_output "$(printf '== %s\n' $(table_rows archive-order))"
+}
+
+@test "every row's derived verdict and victims are its expect cell" {
+	# the expect cells, read through the table reader make uses (scripts/rows2mk)
+	expected=$("$TOP/scripts/rows2mk" archive-order "$TOP/archive-order/rows" |
+		sed -n 's/^archive-order\.\([^.]*\)\.expect := */\1 /p' | awk '{ print $1, $2, $3 }')
+	[ "$(echo "$expected" | wc -l)" -eq "$(table_rows archive-order | wc -w)" ]
+	assert_equal "$(awk '{ sub(/^verdict=/, "", $2); sub(/^consumers=/, "", $3); print $1, $2, $3 }' "$BATS_FILE_TMPDIR/facts")" "$expected"
+}
+
+@test "misdirected rows: both collectives called one vx_open_device, at one run-time address" {
+	rows=$(expecting misdirected); [ -n "$rows" ]
+	for r in $rows; do
+		run ran_addrs "$r"
+		assert_equal "$r $(echo "$output" | wc -l) $(echo "$output" | sort -u | wc -l)" "$r 2 1"
+	done
+}
+
+@test "no-split rows: two live copies, each collective called its own stack's function at its own address" {
+	rows=$(expecting no-split); [ -n "$rows" ]
+	for r in $rows; do
+		run ran_addrs "$r"
+		assert_equal "$r $(echo "$output" | sort -u | wc -l)" "$r 2"
+	done
+}
+
+@test "misdirected rows: the linker's trace names one definition of vx_open_device, and the victim's reference" {
+	for r in $(expecting misdirected); do
+		assert_equal "$r $(evidence "$r" 'trace ' | grep -c ': vx_open_device=definition')" "$r 1"
+		for v in $(victims "$r"); do
+			evidence "$r" "trace lib$v.a($v.o): vx_open_device=reference" | grep -q . || fail "$r: no trace of $v's reference"
+		done
+	done
+}
+
+@test "link-error rows: the linker's own message is the result; no program, and make went on" {
+	rows=$(expecting link-error); [ -n "$rows" ]
+	for r in $rows; do
+		row "$(O)" "$r" | grep -qE "^\[ld\] .*(multiple definition of|undefined reference to) .vx_[a-z_]+'" || fail "$r: no linker message"
+		[ ! -e "$(dir "$r")/app" ] || fail "$r: an app was linked"
+		grep -qx '\[link exit [1-9][0-9]*\]' "$(dir "$r")/link.log" || fail "$r: link.log records no failure"
+	done
+}
+
+@test "explicit-error: collective_b's ABI check pulled the bundled member, vx_open_device came with it" {
+	run evidence explicit-error 'libverbs_bundled.a('
+	assert_line --regexp '^trace libverbs_bundled\.a\([^)]*\): vx_abi_bundled=definition$'
+	assert_line --regexp '^nm libverbs_bundled\.a\(([^)]*)\): vx_open_device=T$'
+	m1=$(echo "$output" | sed -n 's/^trace libverbs_bundled\.a(\([^)]*\)): vx_abi_bundled=definition$/\1/p')
+	m2=$(echo "$output" | sed -n 's/^nm libverbs_bundled\.a(\([^)]*\)): vx_open_device=T$/\1/p')
+	assert_equal "$m1" "$m2"
+}
+
+@test "collision: the bundled member that defines vx_open_device is never pulled, its ABI member is" {
+	run evidence collision 'libverbs_bundled.a('
+	assert_line --regexp '^trace libverbs_bundled\.a\([^)]*\): vx_abi_bundled=definition$'
+	assert_line --regexp '^nm libverbs_bundled\.a\([^)]*\): vx_open_device=T$'
+	refute_line --regexp '^trace .*: vx_open_device=definition$'
+}
+
+@test "nofix-visibility: the stacks' vx_open_device is HIDDEN in the archive, and still misdirected" {
+	run readelf -sW "$(dir nofix-visibility)/libverbs_bundled.a"
+	assert_output --regexp 'GLOBAL +HIDDEN +[0-9]+ vx_open_device'
+	assert_equal "$(derived nofix-visibility verdict)" misdirected
+}
+
+@test "nofix-localize: the never-pulled member's vx_open_device is local (t)" {
+	run evidence nofix-localize 'nm libverbs_bundled.a('
+	assert_line --regexp ': vx_open_device=t$'
+}
+
+@test "fix-redefine: collective_b references bundled_vx_open_device, the bundled member defines it" {
+	run evidence fix-redefine 'trace '
+	assert_line 'trace libcollective_b.a(collective_b.o): bundled_vx_open_device=reference'
+	assert_line --regexp '^trace libverbs_bundled\.a\([^)]*\): bundled_vx_open_device=definition$'
+}
+
+@test "vendored fixes: no archive defines vx_open_device globally any more" {
+	for r in $(expecting no-split); do
+		[ "$(table_cell archive-order "$r" layout)" = vendored ] || continue
+		run evidence "$r" 'nm '
+		refute_line --regexp ': vx_open_device=T$'
+		assert_line --regexp ': vx_open_device=t$'
+	done
+}
+
+@test "archive-clash flags every reference the run found misdirected, naming the victim" {
+	for r in $(expecting misdirected); do
+		for v in $(victims "$r"); do
+			evidence "$r" 'archive-clash ' | grep -qE "^archive-clash vx_open_device: (captured|unknown)=lib$v\.a\($v\.o\) bound to " ||
+				fail "$r: archive-clash does not name $v"
+		done
+	done
+	# where no objcopy made the other definition local, flagged outright (not
+	# "unknown"): collision and link-order among them
+	for r in $(expecting misdirected); do
+		[ -z "$(table_cell archive-order "$r" objcopy)" ] || continue
+		evidence "$r" 'archive-clash ' | grep -q ': captured=' || fail "$r not flagged"
+		evidence "$r" 'archive-clash ' | grep -q ': shadowed=' || fail "$r: no shadowed member listed"
+	done
+}
+
+@test "archive-clash is silent on the fixed rows, and flags nothing where the link failed" {
+	for r in $(expecting no-split); do
+		assert_equal "$r: $(evidence "$r" 'archive-clash ')" "$r: "
+	done
+	for r in $(expecting link-error); do
+		evidence "$r" 'archive-clash ' | grep -q ': captured=' && fail "$r: flagged"
+		# a duplicate the linker itself refuses is reported as loud
+		if row "$(O)" "$r" | grep -q '^\[ld\] .*multiple definition of'; then
+			evidence "$r" 'archive-clash ' | grep -q ': loud=' || fail "$r: not reported loud"
+		fi
+	done
+}
+
+@test "bundled-first: GNU ld has passed libverbs_bundled.a when collective_b needs it; undefined reference" {
+	run row "$(O)" bundled-first
+	assert_line --regexp "^\[ld\] .*undefined reference to .vx_abi_bundled'"
+	run evidence bundled-first 'trace libverbs_bundled.a('
+	assert_output ''
+}
+
+@test "archive-clash: two archives define the name but each reference gets the first after it: listed, not flagged" {
+	d=$(dir collision)
+	printf 'void collective_a_run(void);\nint main(void) { collective_a_run(); return 0; }\n' > "$BATS_TEST_TMPDIR/a_only.c"
+	gcc -c "$BATS_TEST_TMPDIR/a_only.c" -o "$BATS_TEST_TMPDIR/a_only.o"
+	run clash gcc -o "$BATS_TEST_TMPDIR/x" "$BATS_TEST_TMPDIR/a_only.o" -L"$d" -lcollective_a -lverbs_vendor -lverbs_bundled
+	assert_success
+	assert_line --partial 'vx_open_device: won=libverbs_vendor.a('
+	assert_line --partial 'vx_open_device: shadowed=libverbs_bundled.a('
+	refute_output --partial 'captured='
+	refute_output --partial 'warning:'
+}
+
+@test "archive-clash: the collision's own link line exits 1 with one warning line" {
+	d=$(dir collision)
+	run clash gcc -o "$BATS_TEST_TMPDIR/x" "$d/app.o" -L"$d" -lcollective_a -lverbs_vendor -lcollective_b -lverbs_bundled
+	assert_failure 1
+	assert_line 'warning: 1 reference(s) captured across archives; the linker reported none'
+}
+
+@test "archive-clash: bad input is one line and exit 2" {
+	run clash gcc
+	assert_failure 2
+	assert_output --partial 'usage: archive-clash'
+	run clash gcc -o x "$BATS_TEST_TMPDIR/no-such.a"
+	assert_failure 2
+	assert_output "archive-clash: no such archive: $BATS_TEST_TMPDIR/no-such.a"
+}
+
+@test "a table token lab.mk does not know stops the row with one line naming row, token and the known ones" {
+	t="$BATS_TEST_TMPDIR/rows"
+	{ grep '^# id' "$TOP/archive-order/rows"; grep '^collision ' "$TOP/archive-order/rows" | sed 's/| ab  /| zz  /'; } > "$t"
+	run make -s -C "$TOP" --no-print-directory archive-order AO_TABLE="$t" B="$BATS_TEST_TMPDIR/b"
+	assert_failure
+	assert_output --regexp "/rows: row collision: unknown order 'zz' \(known: ab ab-group "
+}
+
+@test "make archive-order ROW=collision runs one row; ROW=nope is one line, exit 2" {
+	run make -s -C "$TOP" --no-print-directory B="$BUILD" archive-order ROW=collision
+	assert_success
+	assert_equal "$(echo "$output" | grep -c '^== ')" 1
+	run make -s -C "$TOP" --no-print-directory B="$BUILD" archive-order ROW=nope
+	assert_failure 2
+	assert_output --partial "unknown row 'nope'"
+}
