@@ -57,6 +57,7 @@ $(foreach r,$(call le_rows,vers-new),$(eval $(call le_vers,$r,2)))
 #   needs GLIBC_<host+1> from libc.so.6. --allow-shlib-undefined: libgcc_s's
 #   own libc imports are for the run-time libc, not the stub (lld checks them).
 #   next-patched: that app (app.orig) with the node name sed-patched (sed-version).
+#   next-patchelf: that app with patchelf --clear-symbol-version on the new symbol.
 #   host: the same source rebuilt with the host's headers and libc.
 define le_next
 $(LE)/$1/next_app.o: $(LE_SRC)/next_app.c $(LE)/rows.mk
@@ -71,10 +72,17 @@ $(LE)/$1/$2: $(LE)/$1/next_app.o $(LE)/$1/stub/libc.so.6
 	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/stub -Wl,--allow-shlib-undefined $$(LINK_NOW)
 endef
 $(foreach r,$(call le_rows,next),$(eval $(call le_next,$r,app)))
-$(foreach r,$(call le_rows,next-patched),$(eval $(call le_next,$r,app.orig)))
-$(foreach r,$(call le_rows,next-patched),$(eval $(LE)/$r/app: $(LE)/$r/app.orig $(LE)/host-glibc.txt $(LE_SRC)/sed-version))
-$(LE)/%/app: $(LE)/%/app.orig
-	$(Q)$(LE_SRC)/sed-version $(LE)/host-glibc.txt $< $@
+$(foreach r,$(call le_rows,next-patched next-patchelf),$(eval $(call le_next,$r,app.orig)))
+define le_sed_version
+$(LE)/$1/app: $(LE)/$1/app.orig $(LE)/host-glibc.txt $(LE_SRC)/sed-version
+	$$(Q)$(LE_SRC)/sed-version $(LE)/host-glibc.txt $$< $$@
+endef
+$(foreach r,$(call le_rows,next-patched),$(eval $(call le_sed_version,$r)))
+define le_patchelf
+$(LE)/$1/app: $(LE)/$1/app.orig
+	$$(Q)cp $$< $$@.tmp && patchelf --clear-symbol-version lab_strtoul_next $$@.tmp && mv $$@.tmp $$@
+endef
+$(foreach r,$(call le_rows,next-patchelf),$(eval $(call le_patchelf,$r)))
 define le_host
 $(LE)/$1/app: $(LE_SRC)/next_app.c $(LE)/rows.mk
 	@mkdir -p $$(@D)
@@ -195,5 +203,6 @@ FIXED_ROWS += $(addprefix loader-errors:,version-not-found-fix glibc-too-new-fix
 	outside-search-path-ld-so-conf runpath-not-transitive-fix)
 HELP_LINES += "  make loader-errors  the loader refusing to start a program, and the fixes (ROW=<id> for one, EVIDENCE=1 for the facts)"
 # unshare (util-linux) and mount (mount) for the private cache, ldconfig
-# (libc-bin), readelf and objdump (binutils) for the facts.
-DEPS_PACKAGES += util-linux mount libc-bin binutils
+# (libc-bin), readelf and objdump (binutils) for the facts, patchelf for the
+# fourth workaround.
+DEPS_PACKAGES += util-linux mount libc-bin binutils patchelf

@@ -103,6 +103,14 @@ evidence() { row "$(E)" "$1" | awk -v k="  | $2: $3=" 'index($0, k) == 1 { print
 	[ "$patched" != "$defined" ] || fail "the patched hash matches the host's: the run should have passed"
 }
 
+@test "glibc-too-new-patchelf: the import loses its version, the need for the node stays" {
+	assert_equal "$(evidence glibc-too-new-patchelf app.orig imports | tr ' ' '\n' | grep '^lab_strtoul_next')" 'lab_strtoul_next@GLIBC_<host+1>'
+	assert_equal "$(evidence glibc-too-new-patchelf app imports | tr ' ' '\n' | grep '^lab_strtoul_next')" lab_strtoul_next
+	assert_equal "$(evidence glibc-too-new-patchelf app 'needs libc.so.6')" "$(evidence glibc-too-new-patchelf app.orig 'needs libc.so.6')"
+	run row "$(O)" glibc-too-new-patchelf
+	assert_line "[loader: ./app: <host libc>: version 'GLIBC_<host+1>' not found (required by ./app)]"
+}
+
 @test "glibc-too-new-fix: every node the rebuilt app needs from libc.so.6 is defined by the host libc" {
 	for v in $(evidence glibc-too-new-fix app 'needs libc.so.6'); do
 		assert_equal "${v%%#*} $(evidence glibc-too-new-fix '<host libc>' "defines ${v%%#*}")" "${v%%#*} ${v#*#}"
