@@ -130,7 +130,7 @@ evidence() { row "$(E)" "$1" | awk -v k="  | $2: $3=" 'index($0, k) == 1 { print
 	assert_equal "$(evidence missing-soname-link app NEEDED)" '[libaccel.so.1 libc.so.6]'
 	[ ! -e "$(rowdir missing-soname-link)/lib/libaccel.so.1" ] || fail "the SONAME file exists in the broken row"
 	run row "$(E)" missing-soname-link-fix
-	assert_line '  | lib/libaccel.so.1: symlink -> libaccel.so'
+	assert_line '  | lib/libaccel.so.1: symlink=libaccel.so'
 }
 
 @test "outside-search-path: the loader probes the cache and the system directories, never wsl/lib" {
