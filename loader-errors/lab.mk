@@ -56,7 +56,8 @@ $(foreach r,$(call le_rows,vers-new),$(eval $(call le_vers,$r,2)))
 #   stub/libc.so.6, a stand-in for the next glibc's libc (stub-libc): app
 #   needs GLIBC_<host+1> from libc.so.6. --allow-shlib-undefined: libgcc_s's
 #   own libc imports are for the run-time libc, not the stub (lld checks them).
-#   next-patched: that app (app.orig) with the node name sed-patched (sed-version).
+#   next-patched: that app (app.orig) with the node name sed-patched (sed-version);
+#   next-patched-hash: the name and its vna_hash patched (sed-version --hash).
 #   next-patchelf: that app with patchelf --clear-symbol-version on the new symbol.
 #   host: the same source rebuilt with the host's headers and libc.
 define le_next
@@ -72,12 +73,13 @@ $(LE)/$1/$2: $(LE)/$1/next_app.o $(LE)/$1/stub/libc.so.6
 	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/stub -Wl,--allow-shlib-undefined $$(LINK_NOW)
 endef
 $(foreach r,$(call le_rows,next),$(eval $(call le_next,$r,app)))
-$(foreach r,$(call le_rows,next-patched next-patchelf),$(eval $(call le_next,$r,app.orig)))
+$(foreach r,$(call le_rows,next-patched next-patched-hash next-patchelf),$(eval $(call le_next,$r,app.orig)))
 define le_sed_version
 $(LE)/$1/app: $(LE)/$1/app.orig $(LE)/host-glibc.txt $(LE_SRC)/sed-version
-	$$(Q)$(LE_SRC)/sed-version $(LE)/host-glibc.txt $$< $$@
+	$$(Q)$(LE_SRC)/sed-version $2 $(LE)/host-glibc.txt $$< $$@
 endef
-$(foreach r,$(call le_rows,next-patched),$(eval $(call le_sed_version,$r)))
+$(foreach r,$(call le_rows,next-patched),$(eval $(call le_sed_version,$r,)))
+$(foreach r,$(call le_rows,next-patched-hash),$(eval $(call le_sed_version,$r,--hash)))
 define le_patchelf
 $(LE)/$1/app: $(LE)/$1/app.orig
 	$$(Q)cp $$< $$@.tmp && patchelf --clear-symbol-version lab_strtoul_next $$@.tmp && mv $$@.tmp $$@

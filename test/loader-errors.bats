@@ -43,7 +43,7 @@ evidence() { row "$(E)" "$1" | awk -v k="  | $2: $3=" 'index($0, k) == 1 { print
 @test "loader-error rows: the refusal is the loader's own line, and the program never printed" {
 	for r in $(rows_expecting loader-errors loader-error); do
 		row "$(O)" "$r" > "$BATS_TEST_TMPDIR/row"
-		grep -qE "^\[loader: .*(version '[^']+' not found|cannot open shared object file)" "$BATS_TEST_TMPDIR/row" ||
+		grep -qE "^\[loader: .*(version '[^']+' not found|cannot open shared object file|symbol lookup error)" "$BATS_TEST_TMPDIR/row" ||
 			fail "$r: no loader message"
 		# A refused run has no program output between its command and its [exit].
 		awk '/^\$ /{ out = 0; msg = 0 } /^app: /{ out = 1 } /^\[loader: /{ msg = 1 } /^\[exit /{ if (msg && out) bad = 1 } END { exit bad }' "$BATS_TEST_TMPDIR/row" ||
@@ -108,6 +108,17 @@ evidence() { row "$(E)" "$1" | awk -v k="  | $2: $3=" 'index($0, k) == 1 { print
 	original=$(objdump -p "$d/app.orig" | awk -v v="$(hostfact next)" '$4 == v { print $1 }')
 	assert_equal "$patched" "$original"
 	[ "$patched" != "$defined" ] || fail "the patched hash matches the host's: the run should have passed"
+}
+
+@test "glibc-too-new-patched-hash: with name and hash patched the check passes; the symbol is not in the host libc" {
+	old=$(hostfact old); libc=$(hostfact libc); d=$(rowdir glibc-too-new-patched-hash)
+	patched=$(objdump -p "$d/app" | awk -v v="$old" '$4 == v { print $1 }')
+	defined=$(objdump -p "$libc" | awk -v v="$old" '/^Version definitions:/ { on = 1 } on && $4 == v { print $3 }')
+	assert_equal "$patched" "$defined"
+	run row "$(O)" glibc-too-new-patched-hash
+	assert_line "[loader: ./app: symbol lookup error: ./app: undefined symbol: lab_strtoul_next, version $old]"
+	run nm -D --defined-only "$libc"
+	refute_output --partial lab_strtoul_next
 }
 
 @test "glibc-too-new-patchelf: the import loses its version, the need for the node stays" {
