@@ -53,7 +53,8 @@ $(foreach r,$(call le_rows,vers-new),$(eval $(call le_vers,$r,2)))
 # next / next-patched / host: a tool whose source calls strtoul.
 #   next: compiled with NEXT_LIBC_HEADERS (strtoul becomes lab_strtoul_next,
 #   as glibc 2.38's headers made it __isoc23_strtoul) and linked against
-#   stub/libc.so.6, a stand-in for the next glibc's libc (stub-libc): app
+#   stub/libc.so.6, a stand-in for the next glibc's libc (stub-libc; -L stub
+#   makes the driver's own -lc find stub/libc.so before the system's): app
 #   needs GLIBC_<host+1> from libc.so.6. --allow-shlib-undefined: libgcc_s's
 #   own libc imports are for the run-time libc, not the stub (lld checks them).
 #   next-patched: that app (app.orig) with the node name sed-patched (sed-version);
