@@ -118,6 +118,23 @@ ao_ran()   { printf '[%s ran stack=%s at vx_open_device@0x%s] opened logical dev
 	assert_line 'verdict: link failed (exit 1, the linker names no symbol): no verdict'
 }
 
+@test "verdict: a run the loader refused is loader-error, counted per run" {
+	run verdict '== r: x\n$ ./app\napp: ok\n[exit 0]\n$ ../app\n[loader: ../app: error while loading shared libraries: ./lib.so: cannot open shared object file]\n[exit 127]\n'
+	assert_line 'verdict: loader-error (the loader refused 1 of 2 run(s): 1 message line(s))'
+}
+
+@test "verdict: runs when every run exits 0; exit-nonzero when one fails without a loader line" {
+	run bash -c "printf '== a: x\n[exit 0]\n[exit 0]\n== b: y\n[exit 0]\n[exit 3]\n== c: z\n[skipped: no namespace]\n' | '$TOP/scripts/verdict' --facts"
+	assert_output $'a verdict=runs consumers=\nb verdict=exit-nonzero consumers=\nc verdict=skipped consumers='
+}
+
+@test "verdict: a loader line counts for the run it precedes, not for the next one" {
+	run verdict '== r: x\n[loader: v not found]\n[exit 1]\n[exit 0]\n'
+	assert_line 'verdict: loader-error (the loader refused 1 of 2 run(s): 1 message line(s))'
+	run bash -c "printf '== r: x\n[exit 0]\n' | '$TOP/scripts/verdict' --facts"
+	assert_output 'r verdict=runs consumers='
+}
+
 @test "deps: nothing to do for installed packages" {
 	run "$TOP/scripts/deps" coreutils
 	assert_success

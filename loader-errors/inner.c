@@ -1,0 +1,2 @@
+/* libinner.so: the dependency of a dependency. */
+int inner_value(void) { return 7; }

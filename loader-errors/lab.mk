@@ -1,0 +1,209 @@
+# loader-errors/: the loader refusing to start a program, as the field reports
+# met it (README.md). Rows live in loader-errors/rows; each row builds its own
+# directory $(B)/loader-errors/<id>/ whose file names are stable (symsplit's
+# tests read them): app, and what app loads.
+LE := $(B)/loader-errors
+LE_SRC := loader-errors
+
+$(call read_table,loader-errors,$(LE_SRC)/rows)
+# a row's files are remade when the table or these recipes change
+LE_TABLE := $(LE_SRC)/rows $(LE_SRC)/lab.mk
+
+# Every link states its flags, whatever the driver adds: PIE executables,
+# --no-as-needed (each DT_NEEDED the row relies on stays), -z now unless the
+# row is about lazy binding.
+LE_CC  = $(CC) $(LDFLAG_FUSE) $(BASE_CFLAGS)
+LE_EXE = $(EXE_PIE_CFLAGS) $(EXE_PIE_LDFLAGS) -Wl,--no-as-needed
+LE_SO  = $(PIC_CFLAGS) -shared -Wl,--no-as-needed
+# le_runpath SUBDIR: DT_RUNPATH $ORIGIN<SUBDIR> (--enable-new-dtags: what the
+# field reports met; searched after LD_LIBRARY_PATH, for the object's own
+# direct dependencies only).
+le_runpath = -Wl,--enable-new-dtags,-rpath,'$$ORIGIN$1'
+# The crt start file of a PIE: its imports (__libc_start_main) belong in the
+# stub libc too.
+LE_CRT = $(shell $(CC) -print-file-name=Scrt1.o)
+
+# The host libc's version facts (host=, next=, old=), derived once per build.
+$(LE)/host-glibc.txt: $(LE_SRC)/host-glibc
+	@mkdir -p $(@D)
+	$(Q)$(LE_SRC)/host-glibc "$$($(CC) -print-file-name=libc.so.6)" > $@
+
+# le_rows CASE...: the rows whose case column is one of CASE.
+le_rows = $(foreach r,$(loader-errors.rows),$(if $(filter $1,$(loader-errors.$r.case)),$r))
+
+## Cases (the table's "case" column) ##########################################
+
+# vers-old / vers-new: libv.so.1 release 2 (v_new in node LIB_2.0) in build/,
+# which app links against; lib/ holds the release deployed next to app
+# (release 1: LIB_1.0 only; or release 2), found by app's RUNPATH $ORIGIN/lib.
+define le_vers
+$(LE)/$1/build/libv.so.1: $(LE_SRC)/vers.c $(LE_SRC)/vers-2.map $(LE_TABLE)
+	@mkdir -p $$(@D)
+	$$(Q)$$(LE_CC) $$(LE_SO) -DLIBV_2 -Wl,-soname,libv.so.1 -Wl,--version-script=$(LE_SRC)/vers-2.map $$(LINK_NOW) -o $$@ $$<
+$(LE)/$1/lib/libv.so.1: $(LE_SRC)/vers.c $(LE_SRC)/vers-$2.map $(LE_TABLE)
+	@mkdir -p $$(@D)
+	$$(Q)$$(LE_CC) $$(LE_SO) $(if $(filter 2,$2),-DLIBV_2) -Wl,-soname,libv.so.1 -Wl,--version-script=$(LE_SRC)/vers-$2.map $$(LINK_NOW) -o $$@ $$<
+$(LE)/$1/app: $(LE_SRC)/vers_app.c $(LE)/$1/build/libv.so.1 $(LE)/$1/lib/libv.so.1
+	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/build -l:libv.so.1 $$(call le_runpath,/lib) $$(LINK_NOW)
+endef
+$(foreach r,$(call le_rows,vers-old),$(eval $(call le_vers,$r,1)))
+$(foreach r,$(call le_rows,vers-new),$(eval $(call le_vers,$r,2)))
+
+# next / next-patched / host: a tool whose source calls strtoul.
+#   next: compiled with NEXT_LIBC_HEADERS (strtoul becomes lab_strtoul_next,
+#   as glibc 2.38's headers made it __isoc23_strtoul) and linked against
+#   stub/libc.so.6, a stand-in for the next glibc's libc (stub-libc; -L stub
+#   makes the driver's own -lc find stub/libc.so before the system's): app
+#   needs GLIBC_<host+1> from libc.so.6. --allow-shlib-undefined: libgcc_s's
+#   own libc imports are for the run-time libc, not the stub (lld checks them).
+#   next-patched: that app (app.orig) with the node name sed-patched (sed-version);
+#   next-patched-hash: the name and its vna_hash patched (sed-version --hash).
+#   next-patchelf: that app with patchelf --clear-symbol-version on the new symbol.
+#   host: the same source rebuilt with the host's headers and libc.
+define le_next
+$(LE)/$1/next_app.o: $(LE_SRC)/next_app.c $(LE_TABLE)
+	@mkdir -p $$(@D)
+	$$(Q)$$(CC) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) -DNEXT_LIBC_HEADERS -c -o $$@ $$<
+$(LE)/$1/stub/libc.so.6: $(LE)/$1/next_app.o $(LE)/host-glibc.txt $(LE_SRC)/stub-libc
+	@mkdir -p $$(@D)
+	$$(Q)$(LE_SRC)/stub-libc $(LE)/host-glibc.txt lab_strtoul_next $$(@D)/libc $$< $$(LE_CRT)
+	$$(Q)$$(LE_CC) $$(LE_SO) -nostdlib -fno-builtin -w -Wl,-soname,libc.so.6 -Wl,--version-script=$$(@D)/libc.map \
+		-o $$@ $$(@D)/libc.c && ln -sf libc.so.6 $$(@D)/libc.so
+$(LE)/$1/$2: $(LE)/$1/next_app.o $(LE)/$1/stub/libc.so.6
+	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/stub -Wl,--allow-shlib-undefined $$(LINK_NOW)
+endef
+$(foreach r,$(call le_rows,next),$(eval $(call le_next,$r,app)))
+$(foreach r,$(call le_rows,next-patched next-patched-hash next-patchelf),$(eval $(call le_next,$r,app.orig)))
+define le_sed_version
+$(LE)/$1/app: $(LE)/$1/app.orig $(LE)/host-glibc.txt $(LE_SRC)/sed-version
+	$$(Q)$(LE_SRC)/sed-version $2 $(LE)/host-glibc.txt $$< $$@
+endef
+$(foreach r,$(call le_rows,next-patched),$(eval $(call le_sed_version,$r,)))
+$(foreach r,$(call le_rows,next-patched-hash),$(eval $(call le_sed_version,$r,--hash)))
+define le_patchelf
+$(LE)/$1/app: $(LE)/$1/app.orig
+	$$(Q)cp $$< $$@.tmp && patchelf --clear-symbol-version lab_strtoul_next $$@.tmp && mv $$@.tmp $$@
+endef
+$(foreach r,$(call le_rows,next-patchelf),$(eval $(call le_patchelf,$r)))
+define le_host
+$(LE)/$1/app: $(LE_SRC)/next_app.c $(LE_TABLE)
+	@mkdir -p $$(@D)
+	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< $$(LINK_NOW)
+endef
+$(foreach r,$(call le_rows,host),$(eval $(call le_host,$r)))
+
+# The field report's shim (workarounds 1 and 2): lab_strtoul_next under the
+# node app needs (shim.map), as libshim.so, or with the SONAME libc.so.6.
+$(LE)/%/shim.map: $(LE)/host-glibc.txt $(LE_TABLE)
+	@mkdir -p $(@D)
+	$(Q)echo "$$(sed -n 's/^next=//p' $<) { global: lab_strtoul_next; local: *; };" > $@
+$(LE)/%/libshim.so: $(LE_SRC)/shim.c $(LE)/%/shim.map
+	$(Q)$(LE_CC) $(LE_SO) -Wl,-soname,libshim.so -Wl,--version-script=$(@D)/shim.map $(LINK_NOW) -o $@ $<
+$(LE)/%/libc-shim.so: $(LE_SRC)/shim.c $(LE)/%/shim.map
+	$(Q)$(LE_CC) $(LE_SO) -Wl,-soname,libc.so.6 -Wl,--version-script=$(@D)/shim.map $(LINK_NOW) -o $@ $<
+
+# slash / slash-fix: libmath.so without a SONAME, so the name on app's link
+# line becomes its NEEDED entry. The link runs inside the row directory, as
+# the write-up's did: slash names ./libmath.so (NEEDED ./libmath.so), slash-fix
+# says -L. -lmath (NEEDED libmath.so). Both carry RUNPATH $ORIGIN.
+define le_slash
+$(LE)/$1/libmath.so: $(LE_SRC)/math.c $(LE_TABLE)
+	@mkdir -p $$(@D)
+	$$(Q)$$(LE_CC) $$(LE_SO) $$(LINK_NOW) -o $$@ $$<
+$(LE)/$1/math_app.o: $(LE_SRC)/math_app.c $(LE_TABLE)
+	@mkdir -p $$(@D)
+	$$(Q)$$(CC) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) -c -o $$@ $$<
+$(LE)/$1/app: $(LE)/$1/math_app.o $(LE)/$1/libmath.so
+	$$(Q)cd $$(@D) && $$(CC) $$(LDFLAG_FUSE) $$(EXE_PIE_LDFLAGS) -Wl,--no-as-needed -o app math_app.o $2 $$(call le_runpath,) $$(LINK_NOW)
+endef
+$(foreach r,$(call le_rows,slash),$(eval $(call le_slash,$r,./libmath.so)))
+$(foreach r,$(call le_rows,slash-fix),$(eval $(call le_slash,$r,-L. -lmath)))
+
+# devname / devname-linked: lib/libaccel.so is the only file, a real library
+# whose SONAME is libaccel.so.1 (CUDA's stub directory holds libcuda.so so);
+# app links -laccel, so NEEDED is the SONAME. devname-linked adds the SONAME
+# link the way ldconfig makes it (-n: only this directory, no cache).
+define le_devname
+$(LE)/$1/lib/libaccel.so: $(LE_SRC)/accel.c $(LE_TABLE)
+	@mkdir -p $$(@D)
+	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libaccel.so.1 $$(LINK_NOW) -o $$@ $$<
+$(LE)/$1/app: $(LE_SRC)/accel_app.c $(LE)/$1/lib/libaccel.so
+	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/lib -laccel $$(call le_runpath,/lib) $$(LINK_NOW)
+endef
+$(foreach r,$(call le_rows,devname devname-linked),$(eval $(call le_devname,$r)))
+$(foreach r,$(call le_rows,devname-linked),$(eval $(LE)/$r/app: $(LE)/$r/lib/libaccel.so.1))
+$(LE)/%/lib/libaccel.so.1: $(LE)/%/lib/libaccel.so
+	$(Q)ldconfig -n $(@D) && test -L $@
+
+# outside / outside-runpath: libaccel.so.1 in wsl/lib/ (WSL2 keeps the
+# driver's libcuda.so.1 in /usr/lib/wsl/lib): the app has no RUNPATH, or
+# RUNPATH $ORIGIN/wsl/lib. ld.so.conf names the directory for the private
+# cache (run spec ldconf:).
+define le_outside
+$(LE)/$1/wsl/lib/libaccel.so.1: $(LE_SRC)/accel.c $(LE_TABLE)
+	@mkdir -p $$(@D)
+	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libaccel.so.1 $$(LINK_NOW) -o $$@ $$<
+$(LE)/$1/ld.so.conf: $(LE_TABLE)
+	@mkdir -p $$(@D)
+	$$(Q)echo $$(abspath $$(@D))/wsl/lib > $$@
+$(LE)/$1/app: $(LE_SRC)/accel_app.c $(LE)/$1/wsl/lib/libaccel.so.1
+	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/wsl/lib -l:libaccel.so.1 $2 $$(LINK_NOW)
+endef
+$(foreach r,$(call le_rows,outside),$(eval $(call le_outside,$r,)))
+$(foreach r,$(call le_rows,outside-runpath),$(eval $(call le_outside,$r,$$(call le_runpath,/wsl/lib))))
+
+# outer / outer-fix: app (RUNPATH $ORIGIN/lib) -> lib/libouter.so ->
+# lib/libinner.so. libouter.so has no RUNPATH (outer) or its own $ORIGIN
+# (outer-fix). -rpath-link lets the linker check libouter.so's imports.
+define le_outer
+$(LE)/$1/lib/libinner.so: $(LE_SRC)/inner.c $(LE_TABLE)
+	@mkdir -p $$(@D)
+	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libinner.so $$(LINK_NOW) -o $$@ $$<
+$(LE)/$1/lib/libouter.so: $(LE_SRC)/outer.c $(LE)/$1/lib/libinner.so
+	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libouter.so -o $$@ $$< -L$$(@D) -linner $2 $$(LINK_NOW)
+$(LE)/$1/app: $(LE_SRC)/outer_app.c $(LE)/$1/lib/libouter.so
+	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/lib -louter -Wl,-rpath-link,$$(@D)/lib $$(call le_runpath,/lib) $$(LINK_NOW)
+endef
+$(foreach r,$(call le_rows,outer),$(eval $(call le_outer,$r,)))
+$(foreach r,$(call le_rows,outer-fix),$(eval $(call le_outer,$r,$$(call le_runpath,))))
+
+# gotwatch: app-lazy (-z lazy -z relro: partial RELRO, .got.plt stays
+# writable) and app-now (-z now -z relro: full RELRO), both calling
+# got_target() in libgot.so through the PLT. app is app-lazy.
+define le_gotwatch
+$(LE)/$1/libgot.so: $(LE_SRC)/got_target.c $(LE_TABLE)
+	@mkdir -p $$(@D)
+	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libgot.so -o $$@ $$<
+$(LE)/$1/app-%: $(LE_SRC)/got_watch.c $(LE)/$1/libgot.so
+	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D) -lgot $$(call le_runpath,) -Wl,-z,$$* -Wl,-z,relro
+$(LE)/$1/app: $(LE)/$1/app-lazy $(LE)/$1/app-now
+	$$(Q)ln -sf app-lazy $$@
+endef
+$(foreach r,$(call le_rows,gotwatch),$(eval $(call le_gotwatch,$r)))
+
+## Runs ######################################################################
+
+# What a row's run words need besides app: a preloaded file, an ld.so.conf,
+# another program, the empty directory "elsewhere" is run from.
+le_run_files = $(patsubst preload:%,%,$(patsubst ldconf:%,%,$(patsubst here:%,%,$(filter preload:% ldconf:% here:%,$(subst trace+,,$1)))))
+$(foreach r,$(loader-errors.rows),$(eval $(LE)/$r/app: $(addprefix $(LE)/$r/,$(call le_run_files,$(loader-errors.$r.run)))))
+$(foreach r,$(loader-errors.rows),$(if $(filter elsewhere,$(loader-errors.$r.run)),$(eval $(LE)/$r/app: | $(LE)/$r/elsewhere)))
+# The runner reads the host's version facts for every row.
+$(foreach r,$(loader-errors.rows),$(eval $(LE)/$r/app: | $(LE)/host-glibc.txt))
+$(LE)/%/elsewhere:
+	$(Q)mkdir -p $@
+
+loader-errors.run = $(LE_SRC)/run $(LE)/$1 $(LE)/host-glibc.txt $(loader-errors.$1.run)
+loader-errors.evidence = $(LE_SRC)/facts $(LE)/$1 $(LE)/host-glibc.txt
+
+# make loader-errors [ROW=<id>] [EVIDENCE=1], make evidence-loader-errors
+$(eval $(call lab_entry,loader-errors,ROW,$(LE)/%/app))
+# The rows whose expect cell means "the fix works".
+FIXED_ROWS += $(addprefix loader-errors:,version-not-found-fix glibc-too-new-fix slash-in-needed-fix \
+	missing-soname-link-fix outside-search-path-ld-library-path outside-search-path-runpath \
+	outside-search-path-ld-so-conf runpath-not-transitive-fix)
+HELP_LINES += "  make loader-errors  the loader refusing to start a program, and the fixes (ROW=<id> for one, EVIDENCE=1 for the facts)"
+# unshare (util-linux) and mount (mount) for the private cache, ldconfig
+# (libc-bin), readelf and objdump (binutils) for the facts, patchelf for the
+# fourth workaround.
+DEPS_PACKAGES += util-linux mount libc-bin binutils patchelf

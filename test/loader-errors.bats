@@ -1,0 +1,205 @@
+#!/usr/bin/env bats
+# loader-errors/: each test states one fact about one row, read from the
+# loader's own words in the run, from the evidence, or from the binaries.
+load helpers
+
+setup_file() {
+	load helpers
+	# The host's files the lab must never change, before it runs.
+	stat -c '%n %Y %s' /etc/ld.so.cache /var/cache/ldconfig/aux-cache 2>/dev/null > "$BATS_FILE_TMPDIR/host-files.before"
+	# One run with the evidence; the plain run is the same stream without the
+	# evidence lines (run_rows prints the same runs either way), so the lab
+	# runs once per test file.
+	lab_output le-evidence loader-errors EVIDENCE=1
+	grep -v '^  | ' "$(out_file le-evidence)" > "$(out_file le)"
+}
+
+O() { out_file le; }
+E() { out_file le-evidence; }
+rowdir() { echo "$BUILD/loader-errors/$1"; }
+hostfact() { sed -n "s/^$1=//p" "$BUILD/loader-errors/host-glibc.txt"; }
+# evidence ROW FILE FACT: the value of one "  | FILE: FACT=value" line.
+evidence() { row "$(E)" "$1" | awk -v k="  | $2: $3=" 'index($0, k) == 1 { print substr($0, length(k) + 1) }'; }
+
+@test "golden: normalised make loader-errors equals expected/loader-errors.txt" {
+	run golden_diff "$(O)" "$TOP/expected/loader-errors.txt"
+	assert_success
+}
+
+@test "every row of the table is printed, in table order" {
+	run bash -c "grep -oE '^== [^:]+' '$(O)' | sed 's/^== //'"
+	assert_output "$(table_rows loader-errors | tr ' ' '\n' | sed '/^$/d')"
+}
+
+@test "every row's derived outcome is its expect cell" {
+	"$TOP/scripts/verdict" --facts < "$(O)" > "$BATS_TEST_TMPDIR/facts"
+	for r in $(table_rows loader-errors); do
+		derived=$(awk -v id="$r" '$1 == id { sub(/^verdict=/, "", $2); print $2 }' "$BATS_TEST_TMPDIR/facts")
+		[ "$derived" = skipped ] && continue      # a skipped run is reported by its own test
+		assert_equal "$r $derived" "$r $(expect_verdict loader-errors "$r")"
+	done
+}
+
+@test "loader-error rows: the refusal is the loader's own line, and the program never printed" {
+	for r in $(rows_expecting loader-errors loader-error); do
+		row "$(O)" "$r" > "$BATS_TEST_TMPDIR/row"
+		grep -qE "^\[loader: .*(version '[^']+' not found|cannot open shared object file|symbol lookup error)" "$BATS_TEST_TMPDIR/row" ||
+			fail "$r: no loader message"
+		# A refused run has no program output between its command and its [exit].
+		awk '/^\$ /{ out = 0; msg = 0 } /^app: /{ out = 1 } /^\[loader: /{ msg = 1 } /^\[exit /{ if (msg && out) bad = 1 } END { exit bad }' "$BATS_TEST_TMPDIR/row" ||
+			fail "$r: a refused run printed program output"
+	done
+}
+
+@test "runs rows: no loader line, every run exits 0" {
+	for r in $(rows_expecting loader-errors runs); do
+		run row "$(O)" "$r"
+		refute_line --partial '[loader: '
+		refute_line --regexp '^\[exit [1-9]'
+	done
+}
+
+@test "version-not-found: app needs LIB_2.0 from libv.so.1, the deployed release defines only LIB_1.0" {
+	assert_equal "$(evidence version-not-found app 'needs libv.so.1' | grep -o 'LIB_2.0')" LIB_2.0
+	run evidence version-not-found lib/libv.so.1 defines
+	assert_output --regexp '^LIB_1\.0#0x[0-9a-f]+$'
+	run evidence version-not-found build/libv.so.1 defines
+	assert_output --partial 'LIB_2.0#'
+	run row "$(O)" version-not-found
+	assert_line "[loader: ./app: <row>/lib/libv.so.1: version 'LIB_2.0' not found (required by ./app)]"
+}
+
+@test "glibc-too-new: the node app needs is the one after the host's newest, and only the stub defines it" {
+	next=$(hostfact next); host=$(hostfact host); libc=$(hostfact libc)
+	readelf -V "$libc" | grep -q "Name: $host\$" || fail "host libc lacks its own newest node $host"
+	! readelf -V "$libc" | grep -q "Name: $next\$" || fail "host libc defines $next"
+	readelf -V "$(rowdir glibc-too-new)/app" | grep -q "Name: $next " || fail "app does not need $next"
+	readelf -V "$(rowdir glibc-too-new)/stub/libc.so.6" | grep -q "Name: $next\$" || fail "the stub does not define $next"
+	assert_equal "$(evidence glibc-too-new '<host libc>' 'defines GLIBC_<host+1>')" no
+}
+
+@test "glibc-too-new-preload: the shim is mapped first and defines the node, yet the check asks the host libc" {
+	readelf -V "$(rowdir glibc-too-new-preload)/libshim.so" | grep -q "Name: $(hostfact next)\$" || fail "shim lacks the node"
+	run row "$(O)" glibc-too-new-preload
+	# Mapped before libc.so.6 ...
+	assert_equal "$(echo "$output" | grep -m 2 'generating link map' | sed 's/.*file=\([^ ]*\).*/\1/' | tr '\n' ' ')" "./libshim.so libc.so.6 "
+	# ... but the version is looked up in the file .gnu.version_r names, and no code of the shim ran.
+	assert_line "[ld.so: checking for version 'GLIBC_<host+1>' in file <host libc> [0] required by file ./app [0]]"
+	refute_line '[shim constructor ran]'
+	refute_line --partial 'calling init'
+}
+
+@test "glibc-too-new-soname-hijack: the shim answers for libc.so.6, the real libc is never mapped" {
+	assert_equal "$(evidence glibc-too-new-soname-hijack libc-shim.so SONAME)" libc.so.6
+	run row "$(O)" glibc-too-new-soname-hijack
+	assert_line --partial 'file=./libc-shim.so [0]; generating link map'
+	refute_line --partial 'file=libc.so.6 [0]; generating link map'
+	assert_line "[loader: ./app: ./libc-shim.so: version 'GLIBC_2.2.5' not found (required by ./app)]"
+	refute_line --partial "version 'GLIBC_<host+1>' not found"
+}
+
+@test "glibc-too-new-patched-version: the host libc defines the new name, but the hash is still the old name's" {
+	old=$(hostfact old); libc=$(hostfact libc); d=$(rowdir glibc-too-new-patched-version)
+	run row "$(O)" glibc-too-new-patched-version
+	assert_line "[loader: ./app: <host libc>: version '$old' not found (required by ./app)]"
+	defined=$(objdump -p "$libc" | awk -v v="$old" '/^Version definitions:/ { on = 1 } on && $4 == v { print $3 }')
+	[ -n "$defined" ] || fail "host libc does not define $old"
+	patched=$(objdump -p "$d/app" | awk -v v="$old" '$4 == v { print $1 }')
+	original=$(objdump -p "$d/app.orig" | awk -v v="$(hostfact next)" '$4 == v { print $1 }')
+	assert_equal "$patched" "$original"
+	[ "$patched" != "$defined" ] || fail "the patched hash matches the host's: the run should have passed"
+}
+
+@test "glibc-too-new-patched-hash: with name and hash patched the check passes; the symbol is not in the host libc" {
+	old=$(hostfact old); libc=$(hostfact libc); d=$(rowdir glibc-too-new-patched-hash)
+	patched=$(objdump -p "$d/app" | awk -v v="$old" '$4 == v { print $1 }')
+	defined=$(objdump -p "$libc" | awk -v v="$old" '/^Version definitions:/ { on = 1 } on && $4 == v { print $3 }')
+	assert_equal "$patched" "$defined"
+	run row "$(O)" glibc-too-new-patched-hash
+	assert_line "[loader: ./app: symbol lookup error: ./app: undefined symbol: lab_strtoul_next, version $old]"
+	run nm -D --defined-only "$libc"
+	refute_output --partial lab_strtoul_next
+}
+
+@test "glibc-too-new-patchelf: the import loses its version, the need for the node stays" {
+	assert_equal "$(evidence glibc-too-new-patchelf app.orig imports | tr ' ' '\n' | grep '^lab_strtoul_next')" 'lab_strtoul_next@GLIBC_<host+1>'
+	assert_equal "$(evidence glibc-too-new-patchelf app imports | tr ' ' '\n' | grep '^lab_strtoul_next')" lab_strtoul_next
+	assert_equal "$(evidence glibc-too-new-patchelf app 'needs libc.so.6')" "$(evidence glibc-too-new-patchelf app.orig 'needs libc.so.6')"
+	run row "$(O)" glibc-too-new-patchelf
+	assert_line "[loader: ./app: <host libc>: version 'GLIBC_<host+1>' not found (required by ./app)]"
+}
+
+@test "glibc-too-new-fix: every node the rebuilt app needs from libc.so.6 is defined by the host libc" {
+	for v in $(evidence glibc-too-new-fix app 'needs libc.so.6'); do
+		assert_equal "${v%%#*} $(evidence glibc-too-new-fix '<host libc>' "defines ${v%%#*}")" "${v%%#*} ${v#*#}"
+	done
+}
+
+@test "slash-in-needed: NEEDED holds ./libmath.so, the RUNPATH is there and unused; the fix names the library" {
+	assert_equal "$(evidence slash-in-needed app NEEDED)" '[./libmath.so libc.so.6]'
+	assert_equal "$(evidence slash-in-needed app RUNPATH)" '$ORIGIN'
+	run row "$(O)" slash-in-needed
+	assert_line --partial 'error while loading shared libraries: ./libmath.so: cannot open shared object file'
+	assert_equal "$(evidence slash-in-needed-fix app NEEDED)" '[libmath.so libc.so.6]'
+}
+
+@test "missing-soname-link: only the development name exists; the fix adds the SONAME link" {
+	assert_equal "$(evidence missing-soname-link lib/libaccel.so SONAME)" libaccel.so.1
+	assert_equal "$(evidence missing-soname-link app NEEDED)" '[libaccel.so.1 libc.so.6]'
+	[ ! -e "$(rowdir missing-soname-link)/lib/libaccel.so.1" ] || fail "the SONAME file exists in the broken row"
+	run row "$(E)" missing-soname-link-fix
+	assert_line '  | lib/libaccel.so.1: symlink=libaccel.so'
+}
+
+@test "outside-search-path: the loader probes the cache and the system directories, never wsl/lib" {
+	run row "$(E)" outside-search-path
+	assert_line '  | LD_DEBUG: search cache=/etc/ld.so.cache'
+	assert_line --regexp '^  \| LD_DEBUG: search path=.* \(system search path\)$'
+	refute_line --partial 'trying file=<row>/wsl/lib'
+	assert_equal "$(evidence outside-search-path-runpath app RUNPATH)" '$ORIGIN/wsl/lib'
+}
+
+@test "outside-search-path-ld-so-conf: the private cache maps the library; the host's cache never learns it" {
+	run row "$(O)" outside-search-path-ld-so-conf
+	if echo "$output" | grep -q '^\[skipped: '; then skip "$(echo "$output" | grep '^\[skipped: ')"; fi
+	assert_line 'ld.so.cache (private): libaccel.so.1 (libc6,x86-64) => <row>/wsl/lib/libaccel.so.1'
+	run ldconfig -p
+	refute_output --partial libaccel.so.1
+}
+
+@test "runpath-not-transitive: libouter.so needs libinner.so and has no RUNPATH of its own; the fix gives it one" {
+	assert_equal "$(evidence runpath-not-transitive lib/libouter.so NEEDED)" '[libinner.so libc.so.6]'
+	assert_equal "$(evidence runpath-not-transitive lib/libouter.so RUNPATH)" none
+	assert_equal "$(evidence runpath-not-transitive app RUNPATH)" '$ORIGIN/lib'
+	assert_equal "$(evidence runpath-not-transitive-fix lib/libouter.so RUNPATH)" '$ORIGIN'
+}
+
+@test "lazy-vs-now: -z lazy fills the slot at the first call, -z now before main; full RELRO makes it read-only" {
+	slots() { row "$(O)" lazy-vs-now | sed -n "s/^\[$1 got_target slot@[0-9a-fx]*\] $2 the first call holds \(0x[0-9a-f]*\) (in \(.*\))$/\1 \2/p"; }
+	read -r lb lbm < <(slots app-lazy before); read -r la lam < <(slots app-lazy after)
+	read -r nb nbm < <(slots app-now before); read -r na nam < <(slots app-now after)
+	[ "$lb" != "$la" ] || fail "lazy: the slot did not change at the first call"
+	assert_equal "$lbm $lam" "app-lazy libgot.so"
+	assert_equal "$nb" "$na"
+	assert_equal "$nbm $nam" "libgot.so libgot.so"
+	row "$(O)" lazy-vs-now | grep -q '^\[app-lazy got_target slot@[0-9a-fx]*\] page protection: rw' || fail "lazy slot not writable"
+	row "$(O)" lazy-vs-now | grep -q '^\[app-now got_target slot@[0-9a-fx]*\] page protection: r-' || fail "now slot writable"
+	assert_equal "$(evidence lazy-vs-now app-lazy RELRO) $(evidence lazy-vs-now app-now RELRO)" "partial full"
+}
+
+@test "nothing outside the build directory changed: the host's ld.so.cache and ldconfig's aux-cache" {
+	run bash -c "stat -c '%n %Y %s' /etc/ld.so.cache /var/cache/ldconfig/aux-cache 2>/dev/null"
+	assert_output "$(cat "$BATS_FILE_TMPDIR/host-files.before")"
+}
+
+@test "an unknown row is one line and a failure" {
+	run make -s -C "$TOP" --no-print-directory B="$BUILD" loader-errors ROW=no-such-row
+	assert_failure
+	assert_output --partial "unknown row 'no-such-row' (known: "
+}
+
+@test "the runner refuses an unknown run word in one line" {
+	run "$TOP/loader-errors/run" "$(rowdir glibc-too-new)" "$BUILD/loader-errors/host-glibc.txt" sideways
+	assert_failure 2
+	assert_output "run: unknown run spec 'sideways'"
+}
