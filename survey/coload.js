@@ -105,6 +105,11 @@ const ADDONS = {
 	},
 };
 
+// The files mapped in this process now.
+function mapped() {
+	return new Set(fs.readFileSync('/proc/self/maps', 'utf8').split('\n').map((l) => l.split(/\s+/)[5]).filter((f) => f && f.startsWith('/')));
+}
+
 async function main() {
 	for (const a of opt.addons) if (!ADDONS[a]) die(`unknown addon '${a}' (known: ${Object.keys(ADDONS).join(' ')})`);
 	let order = opt.addons;
@@ -117,11 +122,13 @@ async function main() {
 		let promoting = true;
 		process.dlopen = function (module, file, flags) {
 			if (!promoting) return flags === undefined ? dlopen.call(process, module, file) : dlopen.call(process, module, file, flags);
-			console.log(`promoted ${file} RTLD_GLOBAL`);
 			return dlopen.call(process, module, file, c.RTLD_NOW | c.RTLD_GLOBAL);
 		};
+		const before = mapped();
 		console.log(`${opt.global}: ${await ADDONS[opt.global]()}`);
 		promoting = false;
+		// What joined the global scope: every file the promoted load mapped.
+		for (const f of mapped()) if (!before.has(f)) console.log(`promoted ${f}`);
 		order = opt.addons.filter((a) => a !== opt.global);
 	}
 	for (const a of order) console.log(`${a}: ${await ADDONS[a]()}`);
