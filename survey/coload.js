@@ -24,7 +24,7 @@ while (args.length) {
 if (!opt.prefix || !opt.maps) die('usage: coload.js --prefix DIR --maps FILE [--global ADDON] ADDON...');
 if (!fs.existsSync(path.join(opt.prefix, 'node_modules'))) die(`no node_modules under '${opt.prefix}' (run make survey)`);
 const need = createRequire(path.join(path.resolve(opt.prefix), 'package.json'));
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'coload-'));
+let scratch; // made once the arguments are known good (under TMPDIR)
 
 // A one-node ONNX model (Z = X + Y over float[3]), encoded here: no model file.
 function onnxAddModel() {
@@ -112,6 +112,7 @@ function mapped() {
 
 async function main() {
 	for (const a of opt.addons) if (!ADDONS[a]) die(`unknown addon '${a}' (known: ${Object.keys(ADDONS).join(' ')})`);
+	scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'coload-'));
 	let order = opt.addons;
 	if (opt.global) {
 		// Every object the promoted addon's package dlopens is opened
@@ -135,4 +136,4 @@ async function main() {
 	fs.writeFileSync(opt.maps, fs.readFileSync('/proc/self/maps'));
 	fs.rmSync(scratch, { recursive: true, force: true });
 }
-main().catch((e) => { fs.rmSync(scratch, { recursive: true, force: true }); die(e.stack || String(e)); });
+main().catch((e) => { if (scratch) fs.rmSync(scratch, { recursive: true, force: true }); die(e.stack || String(e)); });
