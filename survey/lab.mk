@@ -52,6 +52,9 @@ survey_node_measure = echo $(SURVEY_B)/$2 > $(SURVEY_B)/$1/prefix && \
 survey_report = $(SURVEY_SRC)/report $1 $(SURVEY_SRC)/addons
 SURVEY_RUNS := node=$(SURVEY_B)/run-node python=$(SURVEY_B)/run-python
 
+# The subset install joins the parallel prerequisite build of make test.
+TEST_PREREQS += $(SURVEY_B)/subset/installed
+
 # make survey: install, measure both processes, print the table, then the
 # stable facts against expected/survey.txt (exit 1 on a difference).
 survey: $(SURVEY_B)/full/installed
