@@ -63,7 +63,7 @@ survey: $(SURVEY_B)/full/installed
 	$(Q)$(call survey_measure,run-python,$(SURVEY_PYTHON),$(SURVEY_PYTHON_UNITS),$(SURVEY_PYTHON) -B $(SURVEY_SRC)/coload.py)
 	$(Q)$(call survey_report,) $(SURVEY_RUNS)
 	$(Q)echo "## leftovers outside the build directory: install $$(cat $(SURVEY_B)/full/leftovers), node $$(cat $(SURVEY_B)/run-node/leftovers), python $$(cat $(SURVEY_B)/run-python/leftovers)"
-	$(Q)echo "## first install: $$(cat $(SURVEY_B)/full/install-seconds) s; versions: node $$($(SURVEY_NODE) --version), npm $$($(SURVEY_ENV) npm --version), python $$($(SURVEY_PYTHON) -c 'import platform; print(platform.python_version())')"
+	$(Q)echo "## last npm ci: $$(cat $(SURVEY_B)/full/install-seconds) s; versions: node $$($(SURVEY_NODE) --version), npm $$($(SURVEY_ENV) npm --version), python $$($(SURVEY_PYTHON) -c 'import platform; print(platform.python_version())')"
 	$(Q)$(call survey_report,--facts) $(SURVEY_RUNS) > $(SURVEY_B)/facts.txt
 	$(Q)diff -u expected/survey.txt $(SURVEY_B)/facts.txt && echo "## stable facts: same as expected/survey.txt"
 
