@@ -15,37 +15,37 @@ cell() {
 }
 subset_units() { awk -F'|' '!/^#/ && NF > 5 { gsub(/ /, ""); if ($2 == "node" && $4 == "yes") print $1 }' "$TOP/survey/addons"; }
 
-@test "the lock files pin by version and integrity, with no registry URL" {
+@test "survey: the lock files pin by version and integrity, with no registry URL" {
 	run "$TOP/survey/lockcheck" "$TOP/survey/package-lock.json"
 	assert_success
 	run "$TOP/survey/lockcheck" "$TOP/survey/subset/package-lock.json"
 	assert_success
 }
 
-@test "the subset's pins are copied from the full set's" {
+@test "survey: the subset's pins are copied from the full set's" {
 	run diff <("$TOP/survey/subset-pins" "$TOP/survey/addons" "$TOP/survey/package.json") "$TOP/survey/subset/package.json"
 	assert_success
 }
 
-@test "every subset unit loaded and did its work in one process" {
+@test "survey: every subset unit loaded and did its work in one process" {
 	for u in $(subset_units); do
 		grep -q "^$u: " "$RUN/coload.out" || fail "no work line for $u"
 	done
 }
 
-@test "a hidden duplicate: a family with two copies, one of them not exported" {
+@test "survey: a hidden duplicate: a family with two copies, one of them not exported" {
 	run awk '{ n[$1]++; if ($4 != "exported") hid[$1]++ } END { for (f in n) if (n[f] >= 2 && hid[f]) print f }' "$RUN/copies"
 	assert_success
 	refute_output ""
 }
 
-@test "every module the fingerprint scan names is mapped in the process" {
+@test "survey: every module the fingerprint scan names is mapped in the process" {
 	while read -r _ _ path _; do
 		grep -qxF "$path" "$RUN/objects" || fail "$path is not in the maps"
 	done < "$RUN/copies"
 }
 
-@test "a collision is live: one vtable name bound in two modules whose readelf sizes differ" {
+@test "survey: a collision is live: one vtable name bound in two modules whose readelf sizes differ" {
 	run awk '$1 == "collision" && $2 ~ /^_ZTV/' "$RUN/bound"
 	refute_output ""
 	while read -r _ name n defs; do
@@ -54,7 +54,7 @@ subset_units() { awk -F'|' '!/^#/ && NF > 5 { gsub(/ /, ""); if ($2 == "node" &&
 	done < <(awk '$1 == "collision" && $2 ~ /^_ZTV/' "$RUN/bound")
 }
 
-@test "each promotion's outcome is the table's expect cell" {
+@test "survey: each promotion's outcome is the table's expect cell" {
 	while read -r _ unit status rebound _; do
 		s=${status#exit=} r=${rebound#rebound=}
 		if [ "$s" -ge 128 ]; then got=crash; elif [ "$s" -ne 0 ]; then got=failed; elif [ "$r" -gt 0 ]; then got=rebind; else got=none; fi
@@ -62,14 +62,14 @@ subset_units() { awk -F'|' '!/^#/ && NF > 5 { gsub(/ /, ""); if ($2 == "node" &&
 	done < "$RUN/probe"
 }
 
-@test "a promotion that crashes node rebinds a colliding name first" {
+@test "survey: a promotion that crashes node rebinds a colliding name first" {
 	for unit in $(awk '{ sub(/exit=/, "", $3); if ($3 >= 128) print $2 }' "$RUN/probe"); do
 		run awk 'NR == FNR { if ($1 == "collision") c[$2] = 1; next } ($2 in c)' "$RUN/bound" "$RUN/promote-$unit.moved"
 		refute_output ""
 	done
 }
 
-@test "the census reads DT_SYMBOLIC as readelf does" {
+@test "survey: the census reads DT_SYMBOLIC as readelf does" {
 	while read -r path facts; do
 		[ "$path" = census ] && continue
 		want=$(readelf -dW "$path" | grep -c '(SYMBOLIC)' || true)
@@ -77,14 +77,14 @@ subset_units() { awk -F'|' '!/^#/ && NF > 5 { gsub(/ /, ""); if ($2 == "node" &&
 	done < "$RUN/census"
 }
 
-@test "nothing was written outside the build directory" {
+@test "survey: nothing was written outside the build directory" {
 	for f in "$TOP/${B:-build}/survey/subset/leftovers" "$RUN/leftovers"; do
 		grep -q '^not checked' "$f" && skip "$(cat "$f")"
 		assert_equal "$(cat "$f")" none
 	done
 }
 
-@test "an unknown addon is one line and exit 2" {
+@test "survey: an unknown addon is one line and exit 2" {
 	run node "$TOP/survey/coload.js" --prefix "$TOP/${B:-build}/survey/subset" --maps /dev/null no-such-addon
 	assert_equal "$status" 2
 	assert_equal "${#lines[@]}" 1
