@@ -1,0 +1,102 @@
+#!/usr/bin/env bats
+# survey: the subset (survey/addons, column subset) installed from the npm
+# registry, co-loaded in node, scanned and probed once; the tests read what
+# the run wrote and the table, and check the scan against readelf.
+load helpers
+
+setup_file() {
+	# The status is a test of its own, so that a failed expectation is
+	# named by the test that reads it rather than by a failed setup.
+	local rc=0
+	make -s -C "$TOP" --no-print-directory survey-subset > "$BATS_FILE_TMPDIR/subset.out" 2>&1 || rc=$?
+	echo "$rc" > "$BATS_FILE_TMPDIR/subset.status"
+	export RUN="$TOP/${B:-build}/survey/run-subset"
+}
+
+# cell UNIT COLUMN: a cell of survey/addons (columns as in its header).
+cell() {
+	awk -F'|' -v id="$1" -v col="$2" '!/^#/ && NF > 5 { for (i = 1; i <= NF; i++) gsub(/^ +| +$/, "", $i); if ($1 == id) print $col }' "$TOP/survey/addons"
+}
+subset_units() { awk -F'|' '!/^#/ && NF > 5 { gsub(/ /, ""); if ($2 == "node" && $4 == "yes") print $1 }' "$TOP/survey/addons"; }
+
+@test "survey: make survey-subset installs, measures, prints the table and exits 0" {
+	run cat "$BATS_FILE_TMPDIR/subset.out"
+	assert_output --partial "| subset |"
+	assert_equal "$(cat "$BATS_FILE_TMPDIR/subset.status")" 0
+}
+
+@test "survey: the lock files pin by version and integrity, with no registry URL" {
+	run "$TOP/survey/lockcheck" "$TOP/survey/package-lock.json"
+	assert_success
+	run "$TOP/survey/lockcheck" "$TOP/survey/subset/package-lock.json"
+	assert_success
+}
+
+@test "survey: the subset's pins are copied from the full set's" {
+	run diff <("$TOP/survey/subset-pins" "$TOP/survey/addons" "$TOP/survey/package.json") "$TOP/survey/subset/package.json"
+	assert_success
+}
+
+@test "survey: every subset unit loaded and did its work in one process" {
+	for u in $(subset_units); do
+		grep -q "^$u: " "$RUN/coload.out" || fail "no work line for $u"
+	done
+}
+
+@test "survey: a hidden duplicate: a family with two copies, one of them not exported" {
+	run awk '{ n[$1]++; if ($4 != "exported") hid[$1]++ } END { for (f in n) if (n[f] >= 2 && hid[f]) print f }' "$RUN/copies"
+	assert_success
+	refute_output ""
+}
+
+@test "survey: every module the fingerprint scan names is mapped in the process" {
+	while read -r _ _ path _; do
+		grep -qxF "$path" "$RUN/objects" || fail "$path is not in the maps"
+	done < "$RUN/copies"
+}
+
+@test "survey: a collision is live: one vtable name bound in two modules whose readelf sizes differ" {
+	run awk '$1 == "collision" && $2 ~ /^_ZTV/' "$RUN/bound"
+	refute_output ""
+	while read -r _ name n defs; do
+		sizes=$(for d in $defs; do readelf --dyn-syms -W "$d" | awk -v s="$name" '$8 == s && $7 != "UND" { print $3 }'; done | sort -u | wc -l)
+		[ "$sizes" -ge 2 ] || fail "$name: one size in $defs"
+	done < <(awk '$1 == "collision" && $2 ~ /^_ZTV/' "$RUN/bound")
+}
+
+@test "survey: each promotion's outcome is the table's expect cell" {
+	while read -r _ unit status rebound _; do
+		s=${status#exit=} r=${rebound#rebound=}
+		if [ "$s" -ge 128 ]; then got=crash; elif [ "$s" -ne 0 ]; then got=failed; elif [ "$r" -gt 0 ]; then got=rebind; else got=none; fi
+		[ "$got" = "$(cell "$unit" 5)" ] || fail "$unit: $got (exit $s), table says $(cell "$unit" 5)"
+	done < "$RUN/probe"
+}
+
+@test "survey: a promotion that crashes node rebinds a colliding name first" {
+	for unit in $(awk '{ sub(/exit=/, "", $3); if ($3 >= 128) print $2 }' "$RUN/probe"); do
+		run awk 'NR == FNR { if ($1 == "collision") c[$2] = 1; next } ($2 in c)' "$RUN/bound" "$RUN/promote-$unit.moved"
+		refute_output ""
+	done
+}
+
+@test "survey: the census reads DT_SYMBOLIC as readelf does" {
+	while read -r path facts; do
+		[ "$path" = census ] && continue
+		want=$(readelf -dW "$path" | grep -c '(SYMBOLIC)' || true)
+		[[ " $facts " == *" DT_SYMBOLIC=$want "* ]] || fail "$path: census says ${facts%% DF*}, readelf $want"
+	done < "$RUN/census"
+}
+
+@test "survey: nothing was written outside the build directory" {
+	for f in "$TOP/${B:-build}/survey/subset/leftovers" "$RUN/leftovers"; do
+		grep -q '^not checked' "$f" && skip "$(cat "$f")"
+		assert_equal "$(cat "$f")" none
+	done
+}
+
+@test "survey: an unknown addon is one line and exit 2" {
+	run node "$TOP/survey/coload.js" --prefix "$TOP/${B:-build}/survey/subset" --maps /dev/null no-such-addon
+	assert_equal "$status" 2
+	assert_equal "${#lines[@]}" 1
+	assert_output --partial "unknown addon 'no-such-addon'"
+}
