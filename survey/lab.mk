@@ -7,8 +7,10 @@ SURVEY_SRC := survey
 SURVEY_B := $(abspath $(B))/survey
 SURVEY_NODE ?= node
 SURVEY_PYTHON := /usr/bin/python3
-# Units per process, read from the table (column 2: node | python).
-survey_units = $(shell awk -F'|' '!/^\#/ && NF > 5 { gsub(/ /, ""); if ($$2 == "$1" && ("$2" == "" || $$4 == "yes")) print $$1 }' $(SURVEY_SRC)/addons)
+# Units per process (eco: node | python; SUBSET: only those marked subset),
+# read by the suite's one table reader.
+$(call read_table,survey,$(SURVEY_SRC)/addons)
+survey_units = $(foreach u,$(survey.rows),$(if $(filter $1,$(survey.$u.eco)),$(if $2,$(if $(filter yes,$(survey.$u.subset)),$u),$u)))
 SURVEY_NODE_UNITS := $(call survey_units,node)
 SURVEY_SUBSET_UNITS := $(call survey_units,node,subset)
 SURVEY_PYTHON_UNITS := $(call survey_units,python)

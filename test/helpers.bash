@@ -44,8 +44,11 @@ golden_diff() {
 
 # The row tables, read through the same reader as make (scripts/rows2mk), so
 # a test never names a row or a count that a table states.
-# table_file LAB: the lab's table (the rxe lab lives in rxe-variant/).
-table_file() { if [ "$1" = rxe ]; then echo "$TOP/rxe-variant/rows"; else echo "$TOP/$1/rows"; fi; }
+# table_file LAB: the lab's table (the rxe lab lives in rxe-variant/, the
+# survey's units in survey/addons).
+table_file() {
+	case $1 in rxe) echo "$TOP/rxe-variant/rows" ;; survey) echo "$TOP/survey/addons" ;; *) echo "$TOP/$1/rows" ;; esac
+}
 # table_rows LAB: the row ids, in table order.
 table_rows() { "$TOP/scripts/rows2mk" "$1" "$(table_file "$1")" | sed -n "s/^$1\\.rows := *//p"; }
 # table_cell LAB ROW COLUMN: one cell ("-" cells read as empty).

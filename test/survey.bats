@@ -8,16 +8,19 @@ setup_file() {
 	# The status is a test of its own, so that a failed expectation is
 	# named by the test that reads it rather than by a failed setup.
 	local rc=0
-	make -s -C "$TOP" --no-print-directory survey-subset > "$BATS_FILE_TMPDIR/subset.out" 2>&1 || rc=$?
+	make -s -C "$TOP" --no-print-directory B="$BUILD" survey-subset > "$BATS_FILE_TMPDIR/subset.out" 2>&1 || rc=$?
 	echo "$rc" > "$BATS_FILE_TMPDIR/subset.status"
-	export RUN="$TOP/${B:-build}/survey/run-subset"
+	export RUN="$BUILD/survey/run-subset"
 }
 
-# cell UNIT COLUMN: a cell of survey/addons (columns as in its header).
-cell() {
-	awk -F'|' -v id="$1" -v col="$2" '!/^#/ && NF > 5 { for (i = 1; i <= NF; i++) gsub(/^ +| +$/, "", $i); if ($1 == id) print $col }' "$TOP/survey/addons"
+# subset_units: the node units whose subset cell is yes (make's table reader).
+subset_units() {
+	local u
+	for u in $(table_rows survey); do
+		[ "$(table_cell survey "$u" eco)" = node ] && [ "$(table_cell survey "$u" subset)" = yes ] && echo "$u"
+	done
+	true
 }
-subset_units() { awk -F'|' '!/^#/ && NF > 5 { gsub(/ /, ""); if ($2 == "node" && $4 == "yes") print $1 }' "$TOP/survey/addons"; }
 
 @test "survey: make survey-subset installs, measures, prints the table and exits 0" {
 	run cat "$BATS_FILE_TMPDIR/subset.out"
@@ -68,7 +71,7 @@ subset_units() { awk -F'|' '!/^#/ && NF > 5 { gsub(/ /, ""); if ($2 == "node" &&
 	while read -r _ unit status rebound _; do
 		s=${status#exit=} r=${rebound#rebound=}
 		if [ "$s" -ge 128 ]; then got=crash; elif [ "$s" -ne 0 ]; then got=failed; elif [ "$r" -gt 0 ]; then got=rebind; else got=none; fi
-		[ "$got" = "$(cell "$unit" 5)" ] || fail "$unit: $got (exit $s), table says $(cell "$unit" 5)"
+		[ "$got" = "$(table_cell survey "$unit" expect)" ] || fail "$unit: $got (exit $s), table says $(table_cell survey "$unit" expect)"
 	done < "$RUN/probe"
 }
 
@@ -88,14 +91,14 @@ subset_units() { awk -F'|' '!/^#/ && NF > 5 { gsub(/ /, ""); if ($2 == "node" &&
 }
 
 @test "survey: nothing was written outside the build directory" {
-	for f in "$TOP/${B:-build}/survey/subset/leftovers" "$RUN/leftovers"; do
+	for f in "$BUILD/survey/subset/leftovers" "$RUN/leftovers"; do
 		grep -q '^not checked' "$f" && skip "$(cat "$f")"
 		assert_equal "$(cat "$f")" none
 	done
 }
 
 @test "survey: an unknown addon is one line and exit 2" {
-	run node "$TOP/survey/coload.js" --prefix "$TOP/${B:-build}/survey/subset" --maps /dev/null no-such-addon
+	run node "$TOP/survey/coload.js" --prefix "$BUILD/survey/subset" --maps /dev/null no-such-addon
 	assert_equal "$status" 2
 	assert_equal "${#lines[@]}" 1
 	assert_output --partial "unknown addon 'no-such-addon'"
