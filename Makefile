@@ -51,7 +51,9 @@ TEST_PREREQS :=
 FIXED_ROWS :=
 EVIDENCE_TARGETS :=
 TOOLCHAIN_LABS :=
-DEPS_PACKAGES := gcc binutils make bats bats-assert bats-support clang lld
+# a|b: the first of these the release has (scripts/deps); gold is its own
+# package from Debian 13 on.
+DEPS_PACKAGES := gcc binutils binutils-gold|binutils make bats bats-assert bats-support clang lld
 
 # shq: quote a make value for a single-quoted shell word.
 shq = '$(subst ','\'',$1)'
@@ -126,7 +128,7 @@ FORCE:
 .PHONY: check-toolchains baseline compare FORCE
 
 deps:
-	$(Q)$(SCRIPTS)/deps $(sort $(DEPS_PACKAGES))
+	$(Q)$(SCRIPTS)/deps $(foreach p,$(sort $(DEPS_PACKAGES)),'$p')
 
 # make test: install what is missing, build everything the tests use in
 # parallel, then run every bats file and close with one counted line.

@@ -45,4 +45,6 @@ FIXED_ROWS += rxe:fix-drop-duplicate rxe:fix-static-canonical
 rxe.run = SYSFS_PATH=$(abspath $(RXE_B)/sysfs) sh $(RXE_SRC)/sandbox.sh $(RXE_B)/dev-stage $(RXE_B)/no-rdma-netlink $(RXE_B)/$1/rxe-lab
 $(foreach r,$(RXE_ROWS),$(eval rxe.$r.prereqs := rxe-build))
 # qemu and busybox too: make test runs the VM tier wherever they can be installed.
-DEPS_PACKAGES += libibverbs-dev ibverbs-providers patchelf libseccomp-dev libnl-route-3-dev util-linux iproute2 qemu-system-x86 busybox-static xz-utils
+# pkg-config finds libibverbs; xz and zstd unpack the guest kernel and its
+# modules (Debian 13's kernel is zstd, its modules .ko.xz).
+DEPS_PACKAGES += libibverbs-dev ibverbs-providers patchelf libseccomp-dev libnl-route-3-dev util-linux iproute2 qemu-system-x86 busybox-static pkg-config xz-utils zstd

@@ -45,7 +45,9 @@ $(SYMSPLIT_FIX): $(SYMSPLIT_DIR)/mkfixtures $(wildcard $(SYMSPLIT_DIR)/fixtures/
 
 HELP_LINES += "  make symsplit    build the binding simulator: $(SYMSPLIT) [--dlopen P[:local|:global]] [--allow F] [--json] EXE..."
 HELP_LINES += "  make symsplit-sweep / symsplit-bench    symsplit over /usr/bin + /usr/sbin; timing vs libtree/ldd/nm"
-DEPS_PACKAGES += libelf-dev binutils file clang python3
+# libclang-rt-dev: the sanitizer and libFuzzer runtimes (only recommended by
+# clang on Debian 13, so not there by default).
+DEPS_PACKAGES += libelf-dev binutils file clang libclang-rt-dev python3
 TEST_PREREQS += $(SYMSPLIT) $(SYMSPLIT_SAN) $(SYMSPLIT_FIX)
 ifneq ($(SYMSPLIT_CLANG),)
 TEST_PREREQS += $(SYMSPLIT_FUZZ)
