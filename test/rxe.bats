@@ -154,6 +154,22 @@ read_of()    { row "$1" "$2" | sed -n "s/^\\[$3 get_device_list <- .*@\\(0x[0-9a
 	assert_equal "$(count "$k" fix-drop-duplicate NCCL-like)" 1
 }
 
+@test "emulated tier: in a chroot whose / is not a mount point it skips with the reason" {
+	[ "$(id -u)" = 0 ] || skip "needs root to chroot"
+	d="$BATS_TEST_TMPDIR/root"
+	mkdir -p "$d/usr" "$d/top" "$d/dev" "$d/tmp"
+	: > "$d/dev/null"
+	for l in bin sbin lib lib64; do ln -s "usr/$l" "$d/$l"; done
+	# The host's programs under a root that is a plain directory; the binds
+	# live in a private mount namespace and end with it.
+	run unshare --mount --propagation private sh -c "
+		mount --bind /usr '$d/usr' && mount --bind '$TOP' '$d/top' && mount --bind /dev/null '$d/dev/null' &&
+		chroot '$d' sh /top/rxe-variant/tiers.sh /top/build/rxe-variant emulated capture"
+	assert_success
+	assert_line --regexp '^tier: emulated skipped: emulated tier needs a private mount namespace: .*mount point'
+	refute_output --partial FAILED
+}
+
 @test "vm: golden: normalised guest rows equal expected/rxe-vm.txt" {
 	vm_ran
 	run golden_diff "$(V)" "$TOP/expected/rxe-vm.txt"
@@ -211,6 +227,51 @@ read_of()    { row "$1" "$2" | sed -n "s/^\\[$3 get_device_list <- .*@\\(0x[0-9a
 	assert_output --regexp '^vm tier: guest timed out after 1s'
 	run pgrep -f "qemu-system-x86_64 .*$TOP/build/rxe-variant"
 	assert_failure
+}
+
+@test "vm: Ctrl-C to make stops QEMU at once and leaves no console file behind" {
+	vm_ran
+	b="$TOP/build/rxe-variant"
+	# `timeout -s INT N make rxe-vm` with N chosen for us: the signal is sent
+	# once QEMU runs. timeout passes it to make's whole process group, as a
+	# terminal's Ctrl-C does; the inner timeout around QEMU is not in it.
+	# (Started by timeout, make has SIGINT at its default, although the
+	# shell ignores it for background jobs.)
+	timeout -s INT 120 make -s -C "$TOP" --no-print-directory rxe-vm >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 200); do
+		pgrep -f "qemu-system-x86_64 .*$b/" >/dev/null && break
+		sleep 0.1
+	done
+	run pgrep -f "qemu-system-x86_64 .*$b/"
+	assert_success "QEMU never started"
+	t0=$(date +%s%N)
+	kill -INT "$pid"
+	wait "$pid" || true
+	# make ends at once (it used to wait for the guest to finish its rows, with
+	# QEMU running on in its own process group), and QEMU has ended with it.
+	elapsed_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	[ "$elapsed_ms" -lt 3000 ] || fail "make took ${elapsed_ms} ms to stop after SIGINT"
+	run pgrep -f "qemu-system-x86_64 .*$b/"
+	assert_failure
+	run sh -c "ls '$b' | grep -E '^vm-console\\.' | grep -vx 'vm-console.log'"
+	assert_output ''
+}
+
+@test "vm: modules are found compressed (.ko.xz, .ko.zst) under usr/lib/modules, and stored plain" {
+	vm_ran
+	kdir=$(sh "$TOP/rxe-variant/vm-kernel.sh" "${RXE_VM_CACHE:-$TOP/build/rxe-variant/vm-cache}")
+	t="$BATS_TEST_TMPDIR"
+	mkdir -p "$t/usr/lib/modules/9.9/kernel/net" "$t/out"
+	# Debian 13 packs its modules with xz; other kernels use zstd.
+	xz -c "$kdir/modules/rdma_rxe.ko" > "$t/usr/lib/modules/9.9/kernel/net/rdma_rxe.ko.xz"
+	for m in $(grep -vx rdma_rxe "$kdir/modules/load-order"); do
+		zstd -qc "$kdir/modules/$m.ko" > "$t/usr/lib/modules/9.9/kernel/net/$m.ko.zst"
+	done
+	run sh "$TOP/rxe-variant/vm-modules.sh" "$t/usr/lib/modules/9.9" "$t/out" rdma_rxe
+	assert_success
+	assert_equal "$(cat "$t/out/load-order")" "$(grep -v -e crc32_generic -e '^dummy$' "$kdir/modules/load-order")"
+	cmp "$t/out/rdma_rxe.ko" "$kdir/modules/rdma_rxe.ko"
 }
 
 @test "no leftovers: no lab mount, no /dev/infiniband on the host" {
