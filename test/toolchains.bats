@@ -88,6 +88,42 @@ setup_file() {
 	assert_line '    now:    | libverbs_shared.so: own-export relocations=JUMP_SLOT:0 GLOB_DAT:0'
 }
 
+# facts_dir: a crafted DIR/<cc+ld>/facts, as toolchain-facts writes it.
+facts_dir() {
+	mkdir -p "$BATS_TEST_TMPDIR/d/gcc+bfd"
+	printf '%s\n' 'toolchain cc: gcc 12' 'matrix:A verdict=no-split consumers=collective:2' \
+		'matrix:A | app: NEEDED=[libc.so.6]' 'rxe:capture | rxe-lab symtab: rdmacore<ver>_x_34' \
+		> "$BATS_TEST_TMPDIR/d/gcc+bfd/facts"
+}
+
+@test "compare: a fact whose name changed is reported gone on one side, new on the other, each with its line" {
+	facts_dir
+	"$TOP/scripts/baseline" "$BATS_TEST_TMPDIR/d" gcc:bfd | sed 's/rdmacore<ver>_x_34/old_x_34/' > "$BATS_TEST_TMPDIR/base"
+	run "$TOP/scripts/compare" "$BATS_TEST_TMPDIR/base" "$BATS_TEST_TMPDIR/d"
+	assert_failure 1
+	assert_output 'changed: gcc:bfd rxe:capture | rxe-lab symtab: old_x_34
+    before: | rxe-lab symtab: old_x_34
+    now:    (gone: no such fact now)
+changed: gcc:bfd rxe:capture | rxe-lab symtab: rdmacore<ver>_x_34
+    before: (new: no such fact before)
+    now:    | rxe-lab symtab: rdmacore<ver>_x_34'
+}
+
+@test "compare: exit 0 unchanged, 1 changed, 2 when the facts to compare with are missing" {
+	facts_dir
+	"$TOP/scripts/baseline" "$BATS_TEST_TMPDIR/d" gcc:bfd > "$BATS_TEST_TMPDIR/base"
+	run "$TOP/scripts/compare" "$BATS_TEST_TMPDIR/base" "$BATS_TEST_TMPDIR/d"
+	assert_success
+	sed -i 's/consumers=collective:2/consumers=collective:0/' "$BATS_TEST_TMPDIR/base"
+	run "$TOP/scripts/compare" "$BATS_TEST_TMPDIR/base" "$BATS_TEST_TMPDIR/d"
+	assert_failure 1
+	assert_line 'changed: gcc:bfd matrix:A verdict'
+	rm "$BATS_TEST_TMPDIR/d/gcc+bfd/facts"
+	run "$TOP/scripts/compare" "$BATS_TEST_TMPDIR/base" "$BATS_TEST_TMPDIR/d"
+	assert_failure 2
+	assert_line 'baseline: no facts for gcc:bfd'
+}
+
 @test "compare: a missing baseline file is one clear line" {
 	run make -s -C "$TOP" compare BASELINE=/nonexistent/baseline
 	assert_failure
