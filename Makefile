@@ -155,3 +155,10 @@ help:
 	@echo "  variables: CC=gcc|clang  LD=bfd|gold|lld  V=1 (show commands)  B=<build dir>  JOBS=<n> (default: all cores)"
 
 .PHONY: evidence deps test bench clean help
+
+# make check-upgrade SUITE=<debian suite>: what upgrading this machine to
+# that release changes (scripts/check-upgrade; root only). Its root is kept
+# in UPGRADE_CACHE (default /var/cache/split-state-lab/<suite>).
+check-upgrade:
+	$(Q)$(SCRIPTS)/check-upgrade $(call shq,$(SUITE)) $(call shq,$(B)) $(call shq,$(TOOLCHAINS))
+.PHONY: check-upgrade
