@@ -160,5 +160,6 @@ help:
 # that release changes (scripts/check-upgrade; root only). Its root is kept
 # in UPGRADE_CACHE (default /var/cache/split-state-lab/<suite>).
 check-upgrade:
-	$(Q)$(SCRIPTS)/check-upgrade $(call shq,$(SUITE)) $(call shq,$(B)) $(call shq,$(TOOLCHAINS))
+	+$(Q)$(SCRIPTS)/check-upgrade $(call shq,$(SUITE)) $(call shq,$(B)) $(call shq,$(TOOLCHAINS))
 .PHONY: check-upgrade
+HELP_LINES += "  make check-upgrade SUITE=trixie   what upgrading to that Debian release changes (root)"

@@ -8,6 +8,7 @@
 set -eu
 if [ "${RXE_IN_SANDBOX:-}" != 1 ]; then
 	command -v unshare >/dev/null || { echo "emulated tier needs unshare (apt-get install util-linux)" >&2; exit 77; }
+	command -v mount >/dev/null || { echo "emulated tier needs mount (apt-get install mount)" >&2; exit 77; }
 	# --propagation private: nothing mounted below leaks back to the host.
 	# It needs / to be a mount point, which it is not in a plain chroot:
 	# then the tier cannot run, and says why (a skip, not a failure).

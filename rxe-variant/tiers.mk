@@ -46,5 +46,6 @@ rxe.run = SYSFS_PATH=$(abspath $(RXE_B)/sysfs) sh $(RXE_SRC)/sandbox.sh $(RXE_B)
 $(foreach r,$(RXE_ROWS),$(eval rxe.$r.prereqs := rxe-build))
 # qemu and busybox too: make test runs the VM tier wherever they can be installed.
 # pkg-config finds libibverbs; xz and zstd unpack the guest kernel and its
-# modules (Debian 13's kernel is zstd, its modules .ko.xz).
-DEPS_PACKAGES += libibverbs-dev ibverbs-providers patchelf libseccomp-dev libnl-route-3-dev util-linux iproute2 qemu-system-x86 busybox-static pkg-config xz-utils zstd
+# modules (Debian 13's kernel is zstd, its modules .ko.xz); mount is its
+# own package, not essential in Debian 13 (a minimal root lacks it).
+DEPS_PACKAGES += libibverbs-dev ibverbs-providers patchelf libseccomp-dev libnl-route-3-dev util-linux mount iproute2 qemu-system-x86 busybox-static pkg-config xz-utils zstd
