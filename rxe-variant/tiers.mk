@@ -47,5 +47,6 @@ $(foreach r,$(RXE_ROWS),$(eval rxe.$r.prereqs := rxe-build))
 # qemu and busybox too: make test runs the VM tier wherever they can be installed.
 # pkg-config finds libibverbs; xz and zstd unpack the guest kernel and its
 # modules (Debian 13's kernel is zstd, its modules .ko.xz); mount is its
-# own package, not essential in Debian 13 (a minimal root lacks it).
-DEPS_PACKAGES += libibverbs-dev ibverbs-providers patchelf libseccomp-dev libnl-route-3-dev util-linux mount iproute2 qemu-system-x86 busybox-static pkg-config xz-utils zstd
+# own package, not essential in Debian 13 (a minimal root lacks it), and so
+# is procps, whose pgrep the tests use to see that no QEMU is left.
+DEPS_PACKAGES += libibverbs-dev ibverbs-providers patchelf libseccomp-dev libnl-route-3-dev util-linux mount procps iproute2 qemu-system-x86 busybox-static pkg-config xz-utils zstd

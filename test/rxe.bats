@@ -40,6 +40,14 @@ vm_ran() {
 	[ "$rc" = 77 ] && skip "$(tail -n 1 "$BATS_FILE_TMPDIR/vm.err")"
 	[ "$rc" = 0 ] || fail "$(tail -n 1 "$BATS_FILE_TMPDIR/vm.err")"
 }
+# qemu_running: whether a QEMU of this build runs; pgrep missing or failing
+# is an error, not a "no" (a minimal Debian 13 root has no procps).
+qemu_running() {
+	local rc=0
+	pgrep -f "qemu-system-x86_64 .*$TOP/build/rxe-variant/" >/dev/null || rc=$?
+	[ $rc -le 1 ] || { echo "pgrep failed (exit $rc): apt-get install procps" >&2; return 2; }
+	return $rc
+}
 abi() { readelf --dyn-syms -W "$(pkg-config --variable=libdir libibverbs)/libibverbs.so.1" |
 	sed -n 's/.* verbs_register_driver_\([0-9]*\)@@.*/\1/p'; }
 # The module the provider's slot for verbs_register_driver_N points into.
@@ -216,8 +224,8 @@ read_of()    { row "$1" "$2" | sed -n "s/^\\[$3 get_device_list <- .*@\\(0x[0-9a
 
 @test "vm: no qemu process is left behind" {
 	vm_ran
-	run pgrep -f "qemu-system-x86_64 .*$TOP/build/rxe-variant"
-	assert_failure
+	run qemu_running
+	assert_failure 1
 }
 
 @test "vm: a guest that does not finish is stopped by the hard timeout, with a reason" {
@@ -225,8 +233,8 @@ read_of()    { row "$1" "$2" | sed -n "s/^\\[$3 get_device_list <- .*@\\(0x[0-9a
 	RXE_VM_TIMEOUT=1 run sh "$TOP/rxe-variant/vm.sh" "$TOP/build/rxe-variant" capture
 	assert_failure
 	assert_output --regexp '^vm tier: guest timed out after 1s'
-	run pgrep -f "qemu-system-x86_64 .*$TOP/build/rxe-variant"
-	assert_failure
+	run qemu_running
+	assert_failure 1
 }
 
 @test "vm: Ctrl-C to make stops QEMU at once and leaves no console file behind" {
@@ -240,10 +248,10 @@ read_of()    { row "$1" "$2" | sed -n "s/^\\[$3 get_device_list <- .*@\\(0x[0-9a
 	timeout -s INT 120 make -s -C "$TOP" --no-print-directory rxe-vm >/dev/null 2>&1 &
 	pid=$!
 	for _ in $(seq 200); do
-		pgrep -f "qemu-system-x86_64 .*$b/" >/dev/null && break
+		qemu_running && break
 		sleep 0.1
 	done
-	run pgrep -f "qemu-system-x86_64 .*$b/"
+	run qemu_running
 	assert_success "QEMU never started"
 	t0=$(date +%s%N)
 	kill -INT "$pid"
@@ -252,8 +260,8 @@ read_of()    { row "$1" "$2" | sed -n "s/^\\[$3 get_device_list <- .*@\\(0x[0-9a
 	# QEMU running on in its own process group), and QEMU has ended with it.
 	elapsed_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 	[ "$elapsed_ms" -lt 3000 ] || fail "make took ${elapsed_ms} ms to stop after SIGINT"
-	run pgrep -f "qemu-system-x86_64 .*$b/"
-	assert_failure
+	run qemu_running
+	assert_failure 1
 	run sh -c "ls '$b' | grep -E '^vm-console\\.' | grep -vx 'vm-console.log'"
 	assert_output ''
 }
