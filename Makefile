@@ -91,7 +91,9 @@ HELP_LINES :=
 TEST_PREREQS :=
 FIXED_ROWS :=
 EVIDENCE_TARGETS :=
-DEPS_PACKAGES := gcc binutils make bats bats-assert bats-support clang lld ccache
+# a|b: the first of these the release has (scripts/deps); gold is its own
+# package from Debian 13 on.
+DEPS_PACKAGES := gcc binutils binutils-gold|binutils make bats bats-assert bats-support clang lld ccache
 
 # shq: quote a make value for a single-quoted shell word.
 shq = '$(subst ','\'',$1)'
@@ -251,7 +253,7 @@ exercises: $(call entries_prereqs,$(CHECK_ENTRIES))
 .PHONY: exercises
 
 deps:
-	$(Q)$(SCRIPTS)/deps $(sort $(DEPS_PACKAGES))
+	$(Q)$(SCRIPTS)/deps $(foreach p,$(sort $(DEPS_PACKAGES)),'$p')
 
 # make test: install what is missing, build everything the tests use in
 # parallel, then run every bats file and close with one counted line. The
@@ -291,3 +293,11 @@ labs:
 	@printf '%s\n' $(LABS)
 
 .PHONY: evidence deps test bench clean help labs
+
+# make check-upgrade SUITE=<debian suite>: what upgrading this machine to
+# that release changes (scripts/check-upgrade; root only). Its root is kept
+# in UPGRADE_CACHE (default /var/cache/split-state-lab/<suite>).
+check-upgrade:
+	+$(Q)$(SCRIPTS)/check-upgrade $(call shq,$(SUITE)) $(call shq,$(B)) $(call shq,$(TOOLCHAINS))
+.PHONY: check-upgrade
+HELP_LINES += "  make check-upgrade SUITE=trixie   what upgrading to that Debian release changes (root)"

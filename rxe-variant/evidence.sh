@@ -21,7 +21,10 @@ for row in "$@"; do
 	say "provider search: libibverbs loaded $(grep -cE 'calling init: [^ ]*-rdmav[0-9]+\.so$' "$dbg") provider(s) listed in its .driver files: $(sed -nE 's#.*calling init: [^ ]*/lib([^/ ]*)-rdmav[0-9]+\.so$#\1#p' "$dbg" | sort -u | tr '\n' ' ')"
 	prov=$(sed -n 's/.*calling init: \([^ ]*librxe[^ ]*\).*/\1/p' "$dbg" | head -n 1)
 	rm -f "$dbg"
-	[ -n "$prov" ] && say "$(basename "$prov"): $(readelf -rW "$prov" | grep "$sym" | awk '{ print $3, $5 }')"
+	# The relocation type by its suffix (JUMP_SLOT, GLOB_DAT): the fact is
+	# the same on every architecture, its R_<arch>_ prefix is not.
+	[ -n "$prov" ] && say "$(basename "$prov"): $(readelf -rW "$prov" | grep "$sym" |
+		awk '{ t = $3; if (match(t, /_(JUMP_SLOT|GLOB_DAT|COPY)$/)) t = substr(t, RSTART + 1); print t, $5 }')"
 	if [ -e "$d/libinhouse.so" ]; then
 		say "libinhouse.so: NEEDED=[$(readelf -d "$d/libinhouse.so" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' ' | sed 's/ $//')] $(readelf -d "$d/libinhouse.so" | sed -n 's/.*(\(RPATH\|RUNPATH\)).*\[\(.*\)\]/\1=\2/p')"
 		for l in "$d"/libibverbs*.so.1; do

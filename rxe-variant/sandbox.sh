@@ -8,8 +8,15 @@
 set -eu
 if [ "${RXE_IN_SANDBOX:-}" != 1 ]; then
 	command -v unshare >/dev/null || { echo "emulated tier needs unshare (apt-get install util-linux)" >&2; exit 77; }
+	command -v mount >/dev/null || { echo "emulated tier needs mount (apt-get install mount)" >&2; exit 77; }
 	# --propagation private: nothing mounted below leaks back to the host.
+	# It needs / to be a mount point, which it is not in a plain chroot:
+	# then the tier cannot run, and says why (a skip, not a failure).
 	if [ "$(id -u)" = 0 ]; then
+		if ! why=$(unshare --mount --propagation private true 2>&1); then
+			echo "emulated tier needs a private mount namespace: ${why:-unshare failed} (is / a mount point? in a chroot, bind-mount its root onto itself first)" >&2
+			exit 77
+		fi
 		RXE_IN_SANDBOX=1 exec unshare --mount --propagation private "$0" "$@"
 	fi
 	unshare --user --map-root-user --mount true 2>/dev/null ||

@@ -36,4 +36,8 @@ FIXED_ROWS += rxe:fix-drop-duplicate rxe:fix-static-canonical
 # row, emulated tier, no header (run_rows prints it).
 rxe.run = SYSFS_PATH=$(call shq,$(abspath $(RXE_B)/sysfs)) sh $(RXE_SRC)/sandbox.sh $(RXE_B)/dev-stage $(RXE_B)/no-rdma-netlink $(RXE_B)/$1/rxe-lab
 # qemu and busybox too: make test runs the VM tier wherever they can be installed.
-DEPS_PACKAGES += libibverbs-dev ibverbs-providers patchelf libseccomp-dev libnl-route-3-dev util-linux iproute2 qemu-system-x86 busybox-static xz-utils
+# pkg-config finds libibverbs; xz and zstd unpack the guest kernel and its
+# modules (Debian 13's kernel is zstd, its modules .ko.xz); mount is its
+# own package, not essential in Debian 13 (a minimal root lacks it), and so
+# is procps, whose pgrep the tests use to see that no QEMU is left.
+DEPS_PACKAGES += libibverbs-dev ibverbs-providers patchelf libseccomp-dev libnl-route-3-dev util-linux mount procps iproute2 qemu-system-x86 busybox-static pkg-config xz-utils zstd

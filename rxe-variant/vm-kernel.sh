@@ -36,14 +36,18 @@ mkdir -p "$out/modules"
 # PVH boot needs the uncompressed ELF vmlinux; the package ships a bzImage
 # whose payload is one compressed stream: find its magic and unpack it.
 vmlinuz=$(ls "$tree"/boot/vmlinuz-* | head -n 1)
-unpack() { # <magic as grep -P escapes> <decompressor>
+# Debian 12's is xz, Debian 13's zstd.
+lacking=
+unpack() { # <magic as grep -P escapes> <decompressor> <its package>
 	off=$(LC_ALL=C grep -aboP "$1" "$vmlinuz" | head -n 1 | cut -d: -f1)
 	[ -n "$off" ] || return 1
+	command -v "${2%% *}" >/dev/null || { lacking="$lacking $3"; return 1; }
 	tail -c +$((off + 1)) "$vmlinuz" | $2 > "$out/vmlinux" 2>/dev/null || true
 	readelf -h "$out/vmlinux" >/dev/null 2>&1
 }
-unpack '\xFD7zXZ\x00' 'xz -dc' || unpack '\x28\xB5\x2F\xFD' 'zstd -dc' ||
-	unpack '\x1F\x8B\x08' 'gzip -dc' || skip "cannot unpack vmlinux from $(basename "$vmlinuz")"
+unpack '\xFD7zXZ\x00' 'xz -dc' xz-utils || unpack '\x28\xB5\x2F\xFD' 'zstd -dc' zstd ||
+	unpack '\x1F\x8B\x08' 'gzip -dc' gzip ||
+	skip "cannot unpack vmlinux from $(basename "$vmlinuz")${lacking:+ (apt-get install$lacking)}"
 # The Xen PVH entry note is what lets qemu -kernel boot the ELF directly.
 readelf -n "$out/vmlinux" 2>/dev/null | grep -q 'Xen' ||
 	skip "$(basename "$vmlinuz") has no PVH entry note"
@@ -51,7 +55,10 @@ readelf -n "$out/vmlinux" 2>/dev/null | grep -q 'Xen' ||
 # Modules rdma_rxe needs, in load order; crc32_generic is needed but
 # undeclared (without it rdma link add fails with ENOENT); dummy gives the
 # netdev rxe0 sits on.
-sh "$(dirname "$0")/vm-modules.sh" "$(ls -d "$tree"/lib/modules/*)" "$out/modules" \
+# The tree is under lib/modules (Debian 12) or usr/lib/modules (Debian 13).
+mods=$(ls -d "$tree"/lib/modules/* "$tree"/usr/lib/modules/* 2>/dev/null | head -n 1)
+[ -n "$mods" ] || skip "$pkg has no lib/modules or usr/lib/modules tree"
+sh "$(dirname "$0")/vm-modules.sh" "$mods" "$out/modules" \
 	crc32_generic dummy rdma_rxe
 touch "$out/modules/.complete"
 rm -rf "$tree"

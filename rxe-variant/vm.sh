@@ -23,17 +23,41 @@ if [ ! -s "$cpio" ] || [ -n "$(find "$kdir/modules" "$here" $(for r in $all_rows
 	sh "$here/vm-initramfs.sh" "$b" "$kdir" "$cpio" $all_rows || exit $?
 fi
 
-console=$b/vm-console.log
+# One console file per run: a run never reads what another (or an
+# interrupted one) wrote. Removed on exit; a failed run leaves its console
+# as vm-console.log, for the reader only.
+console=$(mktemp "$b/vm-console.XXXXXX") || fail "cannot create a console file in $b"
+qpid=
+trap 'rm -f "$console" "$console.txt"' EXIT
 # boot <accel> <timeout s> <kernel args>: -nodefaults/-display none: no VGA,
 # no NIC, nothing to emulate but the serial console; -no-reboot turns the
 # guest's power-off (or a panic, panic=-1) into QEMU exiting; timeout -k
-# guarantees no QEMU outlives the run.
+# guarantees no QEMU outlives the run. timeout moves itself into its own
+# process group, where a Ctrl-C to make does not reach it: it runs in the
+# background and a signal to this script is passed on (timeout hands it to
+# QEMU, and kills it 2 s later if it is still there).
 boot() {
 	timeout -k 2 "$2" qemu-system-x86_64 -accel "$1" -cpu "$([ "$1" = kvm ] && echo host || echo max)" \
 		-m 256 -smp 1 -nodefaults -no-user-config -display none -no-reboot \
 		-serial "file:$console" -kernel "$kdir/vmlinux" -initrd "$cpio" \
-		-append "console=ttyS0 quiet panic=-1 $3" </dev/null >/dev/null 2>&1
+		-append "console=ttyS0 quiet panic=-1 $3" </dev/null >/dev/null 2>&1 &
+	qpid=$!
+	wait "$qpid"
+	set -- $?
+	qpid=
+	return "$1"
 }
+stop() { # <exit status>: stop QEMU (through its timeout) and leave
+	trap - INT TERM HUP
+	if [ -n "$qpid" ]; then
+		kill -TERM "$qpid" 2>/dev/null
+		wait "$qpid" 2>/dev/null
+	fi
+	exit "$1"
+}
+trap 'stop 130' INT
+trap 'stop 143' TERM
+trap 'stop 129' HUP
 
 # KVM when it works: /dev/kvm may exist and still not run this kernel (it
 # hangs here), so probe once with a short timeout and remember the answer.
@@ -60,6 +84,7 @@ if grep -q '^vm: rows end' "$console.txt"; then
 	echo "vm tier: $accel, kernel $(basename "$kdir")" >&2
 	exit 0
 fi
+cp "$console.txt" "$b/vm-console.log"
 why=$(grep '^vm: ' "$console.txt" | grep -v 'rows begin' | tail -n 1)
 [ -n "$why" ] && fail "guest: ${why#vm: }"
 [ $rc = 124 ] && fail "guest timed out after ${limit}s (last console line: $(tail -n 1 "$console.txt"))"

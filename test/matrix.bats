@@ -93,9 +93,10 @@ rowdir() { echo "$BUILD/matrix/$1"; }
 
 @test "D2: the .so reaches the table through GLOB_DAT and the exe has no COPY" {
 	run readelf -rW "$(rowdir D2)/libverbs_shared.so"
-	assert_output --regexp 'R_X86_64_GLOB_DAT +[0-9a-f]+ vx_table'
+	assert_output --regexp 'R_[A-Z0-9_]+_GLOB_DAT +[0-9a-f]+ vx_table'
+	# The same pattern finds the COPY in D2-copyreloc (below), on any target.
 	run readelf -rW "$(rowdir D2)/app"
-	refute_output --partial 'R_X86_64_COPY'
+	refute_output --regexp 'R_[A-Z0-9_]+_COPY '
 }
 
 @test "evidence D2-copyreloc: the COPY relocation and the .so's GLOB_DAT bound to the exe" {
@@ -104,14 +105,14 @@ rowdir() { echo "$BUILD/matrix/$1"; }
 	assert_line --partial "LD_DEBUG: binding file libverbs_shared.so [0] to app [0]: normal symbol \`vx_table'"
 }
 
-@test "D2-copyreloc: the executable carries an R_X86_64_COPY for the table" {
+@test "D2-copyreloc: the executable carries a COPY relocation for the table" {
 	run readelf -rW "$(rowdir D2-copyreloc)/app"
-	assert_output --regexp 'R_X86_64_COPY +[0-9a-f]+ vx_table'
+	assert_output --regexp 'R_[A-Z0-9_]+_COPY +[0-9a-f]+ vx_table'
 }
 
 @test "D2-copyreloc-symbolic: COPY in the exe, but the .so keeps no GLOB_DAT for its table" {
 	run readelf -rW "$(rowdir D2-copyreloc-symbolic)/app"
-	assert_output --regexp 'R_X86_64_COPY +[0-9a-f]+ vx_table'
+	assert_output --regexp 'R_[A-Z0-9_]+_COPY +[0-9a-f]+ vx_table'
 	run readelf -rW "$(rowdir D2-copyreloc-symbolic)/libverbs_shared.so"
 	refute_output --partial 'vx_table'
 	run readelf -dW "$(rowdir D2-copyreloc-symbolic)/libverbs_shared.so"

@@ -40,6 +40,14 @@ vm_ran() {
 	[ "$rc" = 77 ] && skip "$(tail -n 1 "$BATS_FILE_TMPDIR/vm.err")"
 	[ "$rc" = 0 ] || fail "$(tail -n 1 "$BATS_FILE_TMPDIR/vm.err")"
 }
+# qemu_running: whether a QEMU of this build runs; pgrep missing or failing
+# is an error, not a "no" (a minimal Debian 13 root has no procps).
+qemu_running() {
+	local rc=0
+	pgrep -f "qemu-system-x86_64 .*$BUILD/rxe-variant/" >/dev/null || rc=$?
+	[ $rc -le 1 ] || { echo "pgrep failed (exit $rc): apt-get install procps" >&2; return 2; }
+	return $rc
+}
 abi() { readelf --dyn-syms -W "$(pkg-config --variable=libdir libibverbs)/libibverbs.so.1" |
 	sed -n 's/.* verbs_register_driver_\([0-9]*\)@@.*/\1/p'; }
 # The module the provider's slot for verbs_register_driver_N points into.
@@ -145,6 +153,22 @@ meets_table() {
 	assert_equal "$(count "$k" fix-drop-duplicate NCCL-like)" 1
 }
 
+@test "emulated tier: in a chroot whose / is not a mount point it skips with the reason" {
+	[ "$(id -u)" = 0 ] || skip "needs root to chroot"
+	d="$BATS_TEST_TMPDIR/root"
+	mkdir -p "$d/usr" "$d/top" "$d/dev" "$d/tmp"
+	: > "$d/dev/null"
+	for l in bin sbin lib lib64; do ln -s "usr/$l" "$d/$l"; done
+	# The host's programs under a root that is a plain directory; the binds
+	# live in a private mount namespace and end with it.
+	run unshare --mount --propagation private sh -c "
+		mount --bind /usr '$d/usr' && mount --bind '$TOP' '$d/top' && mount --bind /dev/null '$d/dev/null' &&
+		chroot '$d' sh /top/rxe-variant/tiers.sh /top/build/rxe-variant emulated capture"
+	assert_success
+	assert_line --regexp '^tier: emulated skipped: emulated tier needs a private mount namespace: .*mount point'
+	refute_output --partial FAILED
+}
+
 @test "vm: golden: normalised guest rows equal expected/rxe-vm.txt" {
 	vm_ran
 	run golden_diff "$(V)" "$TOP/expected/rxe-vm.txt"
@@ -188,8 +212,8 @@ meets_table() {
 
 @test "vm: no qemu process is left behind" {
 	vm_ran
-	run pgrep -f "qemu-system-x86_64 .*$BUILD/rxe-variant"
-	assert_failure
+	run qemu_running
+	assert_failure 1
 }
 
 @test "vm: a guest that does not finish is stopped by the hard timeout, with a reason" {
@@ -197,8 +221,53 @@ meets_table() {
 	RXE_VM_TIMEOUT=1 run sh "$TOP/rxe-variant/vm.sh" "$BUILD/rxe-variant" capture
 	assert_failure
 	assert_output --regexp '^vm tier: guest timed out after 1s'
-	run pgrep -f "qemu-system-x86_64 .*$BUILD/rxe-variant"
-	assert_failure
+	run qemu_running
+	assert_failure 1
+}
+
+@test "vm: Ctrl-C to make stops QEMU at once and leaves no console file behind" {
+	vm_ran
+	b="$BUILD/rxe-variant"
+	# `timeout -s INT N make rxe-vm` with N chosen for us: the signal is sent
+	# once QEMU runs. timeout passes it to make's whole process group, as a
+	# terminal's Ctrl-C does; the inner timeout around QEMU is not in it.
+	# (Started by timeout, make has SIGINT at its default, although the
+	# shell ignores it for background jobs.)
+	timeout -s INT 120 make -s -C "$TOP" --no-print-directory B="$BUILD" rxe-vm >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 200); do
+		qemu_running && break
+		sleep 0.1
+	done
+	run qemu_running
+	assert_success "QEMU never started"
+	t0=$(date +%s%N)
+	kill -INT "$pid"
+	wait "$pid" || true
+	# make ends at once (it used to wait for the guest to finish its rows, with
+	# QEMU running on in its own process group), and QEMU has ended with it.
+	elapsed_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	[ "$elapsed_ms" -lt 3000 ] || fail "make took ${elapsed_ms} ms to stop after SIGINT"
+	run qemu_running
+	assert_failure 1
+	run sh -c "ls '$b' | grep -E '^vm-console\\.' | grep -vx 'vm-console.log'"
+	assert_output ''
+}
+
+@test "vm: modules are found compressed (.ko.xz, .ko.zst) under usr/lib/modules, and stored plain" {
+	vm_ran
+	kdir=$(sh "$TOP/rxe-variant/vm-kernel.sh" "${RXE_VM_CACHE:-$BUILD/rxe-variant/vm-cache}")
+	t="$BATS_TEST_TMPDIR"
+	mkdir -p "$t/usr/lib/modules/9.9/kernel/net" "$t/out"
+	# Debian 13 packs its modules with xz; other kernels use zstd.
+	xz -c "$kdir/modules/rdma_rxe.ko" > "$t/usr/lib/modules/9.9/kernel/net/rdma_rxe.ko.xz"
+	for m in $(grep -vx rdma_rxe "$kdir/modules/load-order"); do
+		zstd -qc "$kdir/modules/$m.ko" > "$t/usr/lib/modules/9.9/kernel/net/$m.ko.zst"
+	done
+	run sh "$TOP/rxe-variant/vm-modules.sh" "$t/usr/lib/modules/9.9" "$t/out" rdma_rxe
+	assert_success
+	assert_equal "$(cat "$t/out/load-order")" "$(grep -v -e crc32_generic -e '^dummy$' "$kdir/modules/load-order")"
+	cmp "$t/out/rdma_rxe.ko" "$kdir/modules/rdma_rxe.ko"
 }
 
 @test "no leftovers: no lab mount, no /dev/infiniband on the host" {

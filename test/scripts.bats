@@ -141,6 +141,49 @@ ao_ran()   { printf '[%s ran stack=%s at vx_open_device@0x%s] opened logical dev
 	assert_output ''
 }
 
+@test "deps: an alternative the archive does not have gives way to the next one" {
+	run "$TOP/scripts/deps" 'no-such-package-xyz|coreutils'
+	assert_success
+	assert_output ''
+}
+
+@test "deps: of two alternatives neither of which exists, the first is named as missing" {
+	run setpriv --reuid=nobody --regid=nogroup --clear-groups "$TOP/scripts/deps" 'no-such-package-xyz|no-such-package-abc' coreutils
+	assert_failure 3
+	assert_output --partial 'missing Debian packages: no-such-package-xyz -- run: sudo apt-get install'
+}
+
+@test "normalise: a library's release tag in a symbol name becomes a label, the ABI number stays" {
+	run norm '== r: x\n[p -> rxe-lab rdmacore44_0_verbs_register_driver_34@0x1]\n  | rxe-lab symtab: rdmacore56_1_verbs_register_driver_34\n'
+	assert_output $'== r: x\n[p -> rxe-lab rdmacore<ver>_verbs_register_driver_34@1]\n  | rxe-lab symtab: rdmacore<ver>_verbs_register_driver_34'
+}
+
+@test "evidence: relocation types are counted by suffix, whatever the architecture prefix" {
+	# A readelf that lists one module as an aarch64 one would: the own-export
+	# count must not depend on R_X86_64_ names.
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	cat > "$BATS_TEST_TMPDIR/bin/readelf" <<'EOS'
+#!/bin/sh
+cat <<'EOT'
+Relocation section '.rela.plt' at offset 0x500 contains 2 entries:
+    Offset             Info             Type               Symbol's Value  Symbol's Name + Addend
+000000011fe8  000300000402 R_AARCH64_JUMP_SLOT    0000000000000754 vx_get + 0
+000000011ff0  000400000401 R_AARCH64_GLOB_DAT     0000000000000760 vx_table + 0
+000000011ff8  000500000400 R_AARCH64_COPY         0000000000000770 vx_copy + 0
+
+Symbol table '.dynsym' contains 3 entries:
+   Num:    Value          Size Type    Bind   Vis      Ndx Name
+     3: 0000000000000754     8 FUNC    GLOBAL DEFAULT   12 vx_get
+     4: 0000000000000760     8 OBJECT  GLOBAL DEFAULT   13 vx_table
+     5: 0000000000000770     8 OBJECT  GLOBAL DEFAULT   13 vx_copy
+EOT
+EOS
+	chmod +x "$BATS_TEST_TMPDIR/bin/readelf"
+	PATH="$BATS_TEST_TMPDIR/bin:$PATH" run "$TOP/scripts/evidence" vx_ /bin/true libfake.so
+	assert_line '  | libfake.so: own-export relocations=JUMP_SLOT:1 GLOB_DAT:1'
+	assert_line '  | libfake.so: COPY relocations=vx_copy'
+}
+
 @test "toolchain: a missing compiler is named in one line" {
 	run make -s -C "$TOP" matrix CC=no-such-cc-xyz
 	assert_equal "$status" 2

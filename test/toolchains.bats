@@ -70,6 +70,16 @@ setup_file() {
 	assert_line --regexp '^matrix:B +SPLIT +no-split \(known\)'
 }
 
+@test "check-toolchains: a lab that ran but printed no row (a tier that could not run) fails, row by row" {
+	cp -r "$BUILD/toolchains/gcc+bfd" "$BATS_TEST_TMPDIR/gcc+bfd"
+	# What the rxe lab leaves when its emulated tier cannot run: evidence, no rows.
+	sed -i '/^rxe:[^ ]* verdict=/d; s/^rxe:[^ ]* |/rxe: |/' "$BATS_TEST_TMPDIR/gcc+bfd/facts"
+	run "$TOP/scripts/toolchain-table" "$BUILD/toolchains/expect.tsv" "$BATS_TEST_TMPDIR" gcc:bfd
+	assert_failure
+	assert_line --regexp '^rxe:capture +SPLIT +missing \*'
+	assert_line 'unexpected: rxe:capture under gcc:bfd: missing, expected SPLIT'
+}
+
 @test "check-toolchains: a toolchain with no facts fails instead of passing" {
 	run "$TOP/scripts/toolchain-table" "$BUILD/toolchains/expect.tsv" "$BATS_TEST_TMPDIR" gcc:bfd
 	assert_failure
@@ -96,8 +106,81 @@ setup_file() {
 	assert_line '    now:    | libverbs_shared.so: own-export relocations=JUMP_SLOT:0 GLOB_DAT:0'
 }
 
+# facts_dir: a crafted DIR/<cc+ld>/facts, as toolchain-facts writes it.
+facts_dir() {
+	mkdir -p "$BATS_TEST_TMPDIR/d/gcc+bfd"
+	printf '%s\n' 'toolchain cc: gcc 12' 'matrix:A verdict=no-split consumers=collective:2' \
+		'matrix:A | app: NEEDED=[libc.so.6]' 'rxe:capture | rxe-lab symtab: rdmacore<ver>_x_34' \
+		> "$BATS_TEST_TMPDIR/d/gcc+bfd/facts"
+}
+
+@test "compare: a fact whose name changed is reported gone on one side, new on the other, each with its line" {
+	facts_dir
+	"$TOP/scripts/baseline" "$BATS_TEST_TMPDIR/d" gcc:bfd | sed 's/rdmacore<ver>_x_34/old_x_34/' > "$BATS_TEST_TMPDIR/base"
+	run "$TOP/scripts/compare" "$BATS_TEST_TMPDIR/base" "$BATS_TEST_TMPDIR/d"
+	assert_failure 1
+	assert_output 'changed: gcc:bfd rxe:capture | rxe-lab symtab: old_x_34
+    before: | rxe-lab symtab: old_x_34
+    now:    (gone: no such fact now)
+changed: gcc:bfd rxe:capture | rxe-lab symtab: rdmacore<ver>_x_34
+    before: (new: no such fact before)
+    now:    | rxe-lab symtab: rdmacore<ver>_x_34'
+}
+
+@test "compare: exit 0 unchanged, 1 changed, 2 when the facts to compare with are missing" {
+	facts_dir
+	"$TOP/scripts/baseline" "$BATS_TEST_TMPDIR/d" gcc:bfd > "$BATS_TEST_TMPDIR/base"
+	run "$TOP/scripts/compare" "$BATS_TEST_TMPDIR/base" "$BATS_TEST_TMPDIR/d"
+	assert_success
+	sed -i 's/consumers=collective:2/consumers=collective:0/' "$BATS_TEST_TMPDIR/base"
+	run "$TOP/scripts/compare" "$BATS_TEST_TMPDIR/base" "$BATS_TEST_TMPDIR/d"
+	assert_failure 1
+	assert_line 'changed: gcc:bfd matrix:A verdict'
+	rm "$BATS_TEST_TMPDIR/d/gcc+bfd/facts"
+	run "$TOP/scripts/compare" "$BATS_TEST_TMPDIR/base" "$BATS_TEST_TMPDIR/d"
+	assert_failure 2
+	assert_line 'baseline: no facts for gcc:bfd'
+}
+
 @test "compare: a missing baseline file is one clear line" {
 	run make -s -C "$TOP" compare BASELINE=/nonexistent/baseline
 	assert_failure
 	assert_line --index 0 "compare: no baseline file '/nonexistent/baseline' (make baseline OUT=<file> first)"
+}
+
+@test "check-upgrade: without root it is one line and a skip" {
+	run setpriv --reuid=nobody --regid=nogroup --clear-groups "$TOP/scripts/check-upgrade" trixie "$BATS_TEST_TMPDIR/b"
+	assert_success
+	assert_output 'check-upgrade: skipped: needs root (mmdebstrap, chroot and mounts)'
+}
+
+@test "check-upgrade: no SUITE, or one that is not a suite name, is one line and exit 2" {
+	run make -s -C "$TOP" --no-print-directory check-upgrade
+	assert_failure
+	assert_line --index 0 'check-upgrade: which release? make check-upgrade SUITE=<debian suite, e.g. trixie>'
+	run "$TOP/scripts/check-upgrade" '../etc' "$BATS_TEST_TMPDIR/b"
+	assert_failure 2
+	assert_output "check-upgrade: SUITE '../etc' is not a Debian suite name"
+}
+
+@test "upgrade-report: a changed device count fails; evidence changes carry their reason or UNKNOWN" {
+	w="$BATS_TEST_TMPDIR/w"; mkdir -p "$w"
+	printf '%s\n' 'gcc:bfd matrix:A verdict=no-split consumers=collective:2' 'gcc:bfd matrix:A | app: NEEDED=[libc.so.6]' \
+		'gcc:bfd matrix:A | app: DT_FLAGS=none' > "$w/baseline"
+	printf '%s\n' 'changed: gcc:bfd matrix:A | app: NEEDED' '    before: | app: NEEDED=[libc.so.6]' '    now:    | app: NEEDED=[libc.so.6 libm.so.6]' \
+		'changed: gcc:bfd matrix:A | app: DT_FLAGS' '    before: | app: DT_FLAGS=none' '    now:    | app: DT_FLAGS=BIND_NOW' > "$w/compare"
+	echo 0 > "$w/table.rc"; : > "$w/table"
+	printf 'gcc 12\n' > "$w/versions.host"; printf 'gcc 14\n' > "$w/versions"
+	printf '%s\n' '*:bfd | * | *: DT_FLAGS | not for upgrades' '[upgrade old new]' '*:bfd | matrix:* | app: NEEDED | libm joined' > "$w/diffs"
+	UPGRADE_DIFFERENCES="$w/diffs" run "$TOP/scripts/upgrade-report" old new "$w"
+	assert_success
+	assert_line 'verdicts and device counts: 1 rows x 1 toolchains (1 cells), none changed'
+	assert_line 'evidence: 2 of 2 facts changed (2 group(s), 1 unknown)'
+	assert_line '      reason: libm joined'
+	assert_line '  UNKNOWN matrix:A | app: DT_FLAGS  [gcc:bfd]'
+	printf '%s\n' 'changed: gcc:bfd matrix:A verdict' '    before: verdict=no-split consumers=collective:2' '    now:    verdict=no-split consumers=collective:0' >> "$w/compare"
+	UPGRADE_DIFFERENCES="$w/diffs" run "$TOP/scripts/upgrade-report" old new "$w"
+	assert_failure 1
+	assert_line 'verdicts and device counts: 1 of 1 cells CHANGED'
+	assert_line 'check-upgrade: FAILED'
 }

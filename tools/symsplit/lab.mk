@@ -48,7 +48,9 @@ $(SYMSPLIT_FIX): $(SYMSPLIT_DIR)/mkfixtures $(SYMSPLIT_DIR)/mkcorrupt $(wildcard
 
 HELP_LINES += "  make symsplit    build the binding simulator: $(SYMSPLIT) --help for its options"
 HELP_LINES += "  make symsplit-sweep / symsplit-bench    symsplit over /usr/bin + /usr/sbin; timing vs libtree/ldd/nm"
-DEPS_PACKAGES += libelf-dev libcapstone-dev binutils file clang python3
+# libclang-rt-dev: the sanitizer and libFuzzer runtimes (only recommended by
+# clang on Debian 13, so not there by default).
+DEPS_PACKAGES += libelf-dev libcapstone-dev binutils file clang libclang-rt-dev python3
 TEST_PREREQS += $(SYMSPLIT) $(SYMSPLIT_SAN) $(SYMSPLIT_FIX)
 ifneq ($(SYMSPLIT_CLANG),)
 TEST_PREREQS += $(SYMSPLIT_FUZZ)
