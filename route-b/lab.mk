@@ -39,6 +39,7 @@ RB_RT := $(RB_SRC)/rt.c $(RB_SRC)/rt.h
 # --export-dynamic-symbol.
 RB_HOST := $(addprefix $(RB_SRC)/,host.c host_facts.c plt_slot.c host.h plt_slot.h)
 $(RB)/host: $(RB_HOST) $(RB_TABLE)
+	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAG_FUSE) $(BASE_CFLAGS) $(EXE_PIE_CFLAGS) $(EXE_PIE_LDFLAGS) -o $@ $(filter %.c,$^) -ldl $(LINK_NOW)
 $(RB)/%/app: $(RB)/host
 	@mkdir -p $(@D)
