@@ -1,6 +1,6 @@
 /* symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind]]... [--allow FILE] [--json] EXECUTABLE...
  * --info also prints the rows that do not make the exit status (MAYBE, INFO).
- * Exit: 0 no split, 1 split found, 2 error (malformed input, bad usage). */
+ * Exit: 0 no split, 1 split found, 2 error (malformed input, bad usage), 3 an image cannot load. */
 #include "report.h"
 #include <libelf.h>
 #include <stdio.h>
