@@ -125,15 +125,31 @@ cmake() { make -s -C "$COPY" --no-print-directory B="$COPY/build" "$@"; }
 	done
 }
 
-@test "run-bats, stopped by SIGTERM, leaves no temporary file" {
-	t="$BATS_TEST_TMPDIR/tmp"; mkdir -p "$t" "$BATS_TEST_TMPDIR/slow"
+# stop_run_bats SIG: start run-bats on a slow test, send SIG after a second;
+# prints how many ms it took to end. env --default-signal: a job started
+# with & has SIGINT ignored, as a terminal's Ctrl-C would not find it.
+stop_run_bats() {
+	local t="$BATS_TEST_TMPDIR/tmp" t0 pid
+	mkdir -p "$t" "$BATS_TEST_TMPDIR/slow"
 	printf '@test "slow" { sleep 30; }\n' > "$BATS_TEST_TMPDIR/slow/slow.bats"
-	TMPDIR="$t" "$TOP/scripts/run-bats" "$BATS_TEST_TMPDIR/slow" > /dev/null 2>&1 &
+	TMPDIR="$t" env --default-signal=INT "$TOP/scripts/run-bats" "$BATS_TEST_TMPDIR/slow" > /dev/null 2>&1 &
 	pid=$!
 	sleep 1
-	kill -TERM "$pid"
+	t0=$(date +%s%N)
+	kill "-$1" "$pid"
 	wait "$pid" || true
-	pkill -f "$BATS_TEST_TMPDIR/slow" || true
-	run find "$t" -maxdepth 1 -name 'tmp.*'
-	assert_output ''
+	echo $(( ($(date +%s%N) - t0) / 1000000 ))
+}
+
+@test "run-bats, stopped by SIGINT (Ctrl-C) or SIGTERM, stops at once with its tests and leaves no temporary file" {
+	for sig in INT TERM; do
+		ms=$(stop_run_bats "$sig")
+		sleep 0.2
+		run pgrep -f "$BATS_TEST_TMPDIR/slow"
+		pkill -f "$BATS_TEST_TMPDIR/slow" || true
+		assert_failure                         # no test process outlived it
+		[ "$ms" -lt 5000 ] || fail "run-bats took $ms ms to stop after SIG$sig"
+		run find "$BATS_TEST_TMPDIR/tmp" -maxdepth 1 -name 'tmp.*'
+		assert_output ''
+	done
 }
