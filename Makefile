@@ -93,7 +93,7 @@ FIXED_ROWS :=
 EVIDENCE_TARGETS :=
 # a|b: the first of these the release has (scripts/deps); gold is its own
 # package from Debian 13 on.
-DEPS_PACKAGES := gcc binutils binutils-gold|binutils make bats bats-assert bats-support clang lld ccache
+DEPS_PACKAGES := gcc binutils binutils-gold|binutils make bats bats-assert bats-support parallel clang lld ccache
 
 # shq: quote a make value for a single-quoted shell word.
 shq = '$(subst ','\'',$1)'
@@ -258,9 +258,13 @@ deps:
 # make test: install what is missing, build everything the tests use in
 # parallel, then run every bats file and close with one counted line. The
 # tests' own make calls find the build directory in B (exported, absolute).
+# The bats files run JOBS at a time; the three that take longest (every lab
+# under every toolchain, symsplit over the labs and the sweep, the tree-copy
+# tests of the frame) start first.
+TEST_FIRST := test/toolchains.bats test/symsplit.bats test/frame.bats
 test: deps
 	+$(Q)$(MAKE) --no-print-directory $(TEST_PREREQS)
-	$(Q)B=$(B_ABS) $(SCRIPTS)/run-bats test
+	$(Q)B=$(B_ABS) BATS_JOBS=$(JOBS) $(SCRIPTS)/run-bats $(TEST_FIRST) $(filter-out $(TEST_FIRST),$(sort $(wildcard test/*.bats)))
 
 bench:
 	$(Q)$(SCRIPTS)/bench

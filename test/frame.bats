@@ -125,14 +125,16 @@ cmake() { make -s -C "$COPY" --no-print-directory B="$COPY/build" "$@"; }
 	done
 }
 
-# stop_run_bats SIG: start run-bats on a slow test, send SIG after a second;
+# stop_run_bats SIG JOBS: start run-bats on two slow test files, JOBS at a
+# time, send SIG after a second;
 # prints how many ms it took to end. env --default-signal: a job started
 # with & has SIGINT ignored, as a terminal's Ctrl-C would not find it.
 stop_run_bats() {
 	local t="$BATS_TEST_TMPDIR/tmp" t0 pid
 	mkdir -p "$t" "$BATS_TEST_TMPDIR/slow"
 	printf '@test "slow" { sleep 30; }\n' > "$BATS_TEST_TMPDIR/slow/slow.bats"
-	TMPDIR="$t" env --default-signal=INT "$TOP/scripts/run-bats" "$BATS_TEST_TMPDIR/slow" > /dev/null 2>&1 &
+	printf '@test "slow too" { sleep 30; }\n' > "$BATS_TEST_TMPDIR/slow/slow2.bats"
+	TMPDIR="$t" BATS_JOBS=$2 env --default-signal=INT "$TOP/scripts/run-bats" "$BATS_TEST_TMPDIR/slow" > /dev/null 2>&1 &
 	pid=$!
 	sleep 1
 	t0=$(date +%s%N)
@@ -141,9 +143,10 @@ stop_run_bats() {
 	echo $(( ($(date +%s%N) - t0) / 1000000 ))
 }
 
-@test "run-bats, stopped by SIGINT (Ctrl-C) or SIGTERM, stops at once with its tests and leaves no temporary file" {
-	for sig in INT TERM; do
-		ms=$(stop_run_bats "$sig")
+@test "run-bats, stopped by SIGINT (Ctrl-C) or SIGTERM, serial or parallel, stops at once with its tests and leaves no temporary file" {
+	for run in INT:1 TERM:1 INT:2; do
+		sig=${run%:*}
+		ms=$(stop_run_bats "$sig" "${run#*:}")
 		sleep 0.2
 		run pgrep -f "$BATS_TEST_TMPDIR/slow"
 		pkill -f "$BATS_TEST_TMPDIR/slow" || true
