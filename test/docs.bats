@@ -22,6 +22,11 @@ partition	partitions?
 latent	latent
 independent-instances	independent instances?
 collision	collisions?
+promotion	promot(e|es|ed|ing|ion)([^a-z]|$)
+archive-member	archive members?
+misdirected	misdirect(ed|ion|s)?([^a-z]|$)
+version-need	version needs?([^a-z]|$)
+runpath	(^|[^a-z_])(dt_)?r(un)?path([^a-z_]|$)
 T
 }
 readmes() { ls "$TOP"/README.md "$TOP"/*/README.md "$TOP"/tools/*/README.md 2>/dev/null; }
