@@ -219,9 +219,12 @@ FORCE:
 # make diagrams [LAB=<lab>] [ROW=<id>]: each row run once more with
 # LD_DEBUG=files,bindings, and drawn from that run alone (scripts/diagram)
 # as $(B)/diagrams/<lab>/<row>.svg; with docs/lookup-order.dot rendered
-# beside them. A row whose run does not fit the picture (no address line,
-# no loader record of a program in its row directory) is skipped with
-# one line; a lab whose first row does not fit is skipped as a whole.
+# beside them. A link's record (archive-order) is drawn by diagram-link,
+# program runs with their loader messages (loader-errors) by
+# diagram-loader, chosen by scripts/diagram from what the run printed. A row
+# whose run does not fit the picture (no address line, no loader record of
+# a program in its row directory) is skipped with one line; a lab whose
+# first row does not fit is skipped as a whole.
 DEPS_PACKAGES += graphviz
 DOT ?= dot
 diagram_rows = $(if $(ROW),$(filter $(ROW),$($1.rows)),$($1.rows))

@@ -100,7 +100,7 @@ first_use() {
 	echo 'hello' > "$d/out"; : > "$d/ld"
 	run "$TOP/scripts/diagram" "$d" "t" "$d/out" "$d/ld"
 	assert_failure 3
-	assert_output 'diagram: no write or read line with an address in the run'
+	assert_output 'diagram: no write, read or define line with an address in the run'
 }
 
 @test "exercises: the answer key is what an independent run of the lab derives, row by row" {
