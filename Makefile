@@ -231,10 +231,13 @@ diagram_rows = $(if $(ROW),$(filter $(ROW),$($1.rows)),$($1.rows))
 DIAGRAM_LABS = $(or $(LAB),$(LABS))
 DIAGRAM_ENTRIES = $(foreach l,$(DIAGRAM_LABS),$(addprefix $l:,$(call diagram_rows,$l)))
 $(if $(filter diagrams,$(MAKECMDGOALS)),$(if $(ROW),$(if $(DIAGRAM_ENTRIES),,$(error unknown row '$(ROW)' in $(DIAGRAM_LABS)))))
+# A lab's rows are built in $(B)/<lab>/<row>/; the rxe lab keeps its source
+# directory's name.
+rxe.rowdirs = $(RXE_B)
 # draw_row LAB,ROW,FIRST: run, draw, render; FIRST=1 skips the lab when the row does not fit.
 draw_row = d=$(B)/diagrams/$1; mkdir -p $$d; \
 	( export LD_DEBUG=files,bindings; $(call $1.run,$2) ) > $$d/$2.out 2> $$d/$2.ld; \
-	if $(SCRIPTS)/diagram $(B)/$1/$2 $(call shq,$1 $2: $($1.$2.what)) $$d/$2.out $$d/$2.ld > $$d/$2.dot 2> $$d/$2.why; then \
+	if $(SCRIPTS)/diagram $(or $($1.rowdirs),$(B)/$1)/$2 $(call shq,$1 $2: $($1.$2.what)) $$d/$2.out $$d/$2.ld > $$d/$2.dot 2> $$d/$2.why; then \
 	  $(DOT) -Tsvg $$d/$2.dot > $$d/$2.svg && echo "diagram: $$d/$2.svg"; \
 	else rm -f $$d/$2.dot; echo "diagrams: skip $1$(if $3,,:$2): $$(tail -n 1 $$d/$2.why)"; $(if $3,continue;) fi
 diagram_lab = for first in 1; do $(foreach r,$(call diagram_rows,$1),$(call draw_row,$1,$r,$(if $(filter $r,$(firstword $(call diagram_rows,$1))),1)); ) done
