@@ -235,7 +235,7 @@ $(if $(filter diagrams,$(MAKECMDGOALS)),$(if $(ROW),$(if $(DIAGRAM_ENTRIES),,$(e
 # directory's name.
 rxe.rowdirs = $(RXE_B)
 # draw_row LAB,ROW,FIRST: run, draw, render; FIRST=1 skips the lab when the row does not fit.
-draw_row = d=$(B)/diagrams/$1; mkdir -p $$d; \
+draw_row = d=$(B)/diagrams/$1; mkdir -p $$d; rm -f $$d/$2.svg; \
 	( export LD_DEBUG=files,bindings; $(call $1.run,$2) ) > $$d/$2.out 2> $$d/$2.ld; \
 	if $(SCRIPTS)/diagram $(or $($1.rowdirs),$(B)/$1)/$2 $(call shq,$1 $2: $($1.$2.what)) $$d/$2.out $$d/$2.ld > $$d/$2.dot 2> $$d/$2.why; then \
 	  $(DOT) -Tsvg $$d/$2.dot > $$d/$2.svg && echo "diagram: $$d/$2.svg"; \

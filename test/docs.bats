@@ -95,6 +95,60 @@ first_use() {
 	done
 }
 
+@test "diagram: every lab's first row is drawn, none skipped (labs with committed pictures are checked above)" {
+	for lab in $(make -s -C "$TOP" --no-print-directory labs); do
+		[ -d "$TOP/docs/diagrams/$lab" ] && continue
+		r=$(table_rows "$lab" | awk '{ print $1 }')
+		run make -s -C "$TOP" --no-print-directory diagrams LAB="$lab" ROW="$r"
+		assert_success
+		refute_output --partial 'skip'
+		[ -s "$BUILD/diagrams/$lab/$r.svg" ] || fail "no $B/diagrams/$lab/$r.svg"
+	done
+}
+
+@test "diagram: a COLLISION row draws a call into another copy's definition, a no-collision row none" {
+	for v in COLLISION no-collision; do
+		r=$(rows_expecting route-b "$v" | head -n 1)
+		make -s -C "$TOP" --no-print-directory diagrams LAB=route-b ROW="$r" >/dev/null
+		run grep -c 'ran copy .*color=red' "$BUILD/diagrams/route-b/$r.dot"
+		if [ "$v" = COLLISION ]; then assert_output 1; else assert_output 0; fi
+	done
+}
+
+@test "diagram: a misdirected row sends the victim's call into the other stack's member, and shows the member never extracted" {
+	r=$(rows_expecting archive-order misdirected | head -n 1)
+	make -s -C "$TOP" --no-print-directory diagrams LAB=archive-order ROW="$r" >/dev/null
+	run cat "$BUILD/diagrams/archive-order/$r.dot"
+	assert_output --regexp 'w[0-9]+ -> f[0-9]+ \[label="called [^"]*", color=red'
+	assert_output --partial 'never extracted'
+	refute_output --partial 'address in no member of the map'
+	refute_output --regexp '0x[0-9a-f]'
+}
+
+@test "diagram-link: a reached address that is no symbol of the map is drawn as such, not guessed" {
+	d="$BATS_TEST_TMPDIR/row"; mkdir -p "$d"
+	r=$(rows_expecting archive-order misdirected | head -n 1)
+	cp "$BUILD/archive-order/$r/link.map" "$BUILD/archive-order/$r/link.log" "$BUILD/archive-order/$r"/*.a "$d/"
+	sed -i "s|$BUILD/archive-order/$r/|$d/|g" "$d/link.map" "$d/link.log"
+	printf '%s\n' '[c built against stack=x] expects d' '[c ran stack=x at f@0x7f0000000123] opened d' > "$d/out"
+	run "$TOP/scripts/diagram-link" "$d" t "$d/out"
+	assert_success
+	assert_output --partial 'address in no member of the map'
+	rm "$d/link.map"
+	run "$TOP/scripts/diagram-link" "$d" t "$d/out"
+	assert_failure 3
+	assert_output 'diagram-link: no link.map and link.log in the row directory'
+}
+
+@test "diagram: a loader-error row ends a run on a red arrow, a row that runs has none" {
+	for v in loader-error runs; do
+		r=$(rows_expecting loader-errors "$v" | head -n 1)
+		make -s -C "$TOP" --no-print-directory diagrams LAB=loader-errors ROW="$r" >/dev/null
+		run grep -c '^  r[0-9]* -> .*color=red' "$BUILD/diagrams/loader-errors/$r.dot"
+		if [ "$v" = loader-error ]; then refute_output 0; else assert_output 0; fi
+	done
+}
+
 @test "diagram: a run with no address line is refused with one line, exit 3" {
 	d="$BATS_TEST_TMPDIR/row"; mkdir -p "$d"
 	echo 'hello' > "$d/out"; : > "$d/ld"
