@@ -157,27 +157,46 @@ first_use() {
 	assert_output 'diagram: no write, read or define line with an address in the run'
 }
 
+# The first two labs `make labs` lists: a Route A lab and one with its own
+# verdict words (its expect cells may be one word, which the sheet's list of
+# choices names).
+exercise_labs() { make -s -C "$TOP" --no-print-directory labs | head -n 2; }
+
 @test "exercises: the answer key is what an independent run of the lab derives, row by row" {
-	lab=$(make -s -C "$TOP" --no-print-directory labs | head -n 1)
-	make -s -C "$TOP" --no-print-directory exercises LAB="$lab" >/dev/null
-	key="$BUILD/exercises/$lab-key.md"
-	run bash -c "awk -F' [|] ' '/^[|] [^-]/ && !/^[|] row / { sub(/^[|] /, \"\", \$1); print \$1 \" verdict=\" \$2 \" consumers=\" (\$3 == \"-\" ? \"\" : \$3) }' '$key'"
-	assert_success
-	assert_output "$(make -s -C "$TOP" --no-print-directory "$lab" | "$TOP/scripts/verdict" --facts)"
-	[ "$(grep -c '^## ' "$BUILD/exercises/$lab-sheet.md")" -eq "$(table_rows "$lab" | wc -w)" ] || fail "the sheet does not have one section per row"
+	for lab in $(exercise_labs); do
+		make -s -C "$TOP" --no-print-directory exercises LAB="$lab" >/dev/null
+		key="$BUILD/exercises/$lab-key.md"
+		run bash -c "awk -F' [|] ' '/^[|] [^-]/ && !/^[|] row / { sub(/^[|] /, \"\", \$1); print \$1 \" verdict=\" \$2 \" consumers=\" (\$3 == \"-\" ? \"\" : \$3) }' '$key'"
+		assert_success
+		assert_output "$(make -s -C "$TOP" --no-print-directory "$lab" | "$TOP/scripts/verdict" --facts)"
+		[ "$(grep -c '^## ' "$BUILD/exercises/$lab-sheet.md")" -eq "$(table_rows "$lab" | wc -w)" ] || fail "$lab: the sheet does not have one section per row"
+	done
 }
 
-@test "exercises: the sheet gives no answer (no expect cell, no derived verdict)" {
-	lab=$(make -s -C "$TOP" --no-print-directory labs | head -n 1)
-	sheet="$BUILD/exercises/$lab-sheet.md"
-	[ -e "$sheet" ] || make -s -C "$TOP" --no-print-directory exercises LAB="$lab" >/dev/null
-	for r in $(table_rows "$lab"); do
-		e=$(table_cell "$lab" "$r" expect)
-		run grep -F -- "$e" "$sheet"
+# row_sections SHEET: the sheet from its first row section on.
+row_sections() { sed -n '/^## /,$p' "$1"; }
+
+@test "exercises: the sheet's rows give no answer (no expect cell, no derived verdict); its list of choices is every verdict word of the table" {
+	for lab in $(exercise_labs); do
+		sheet="$BUILD/exercises/$lab-sheet.md"
+		[ -e "$sheet" ] || make -s -C "$TOP" --no-print-directory exercises LAB="$lab" >/dev/null
+		words=
+		for r in $(table_rows "$lab"); do
+			e=$(table_cell "$lab" "$r" expect)
+			row_sections "$sheet" | grep -qF -- "$e" && fail "$lab: the sheet gives row $r's expect cell '$e'"
+			words="$words ${e%% *}"
+		done
+		run grep -E 'expect=|verdict=|^verdict:' "$sheet"
 		assert_failure
+		run grep -c "^The verdicts this lab's rows use: $(printf '%s\n' $words | sort -u | paste -sd, - | sed 's/,/, /g') (" "$sheet"
+		assert_output 1
 	done
-	run grep -E 'expect=|verdict=|^verdict:' "$sheet"
-	assert_failure
+}
+
+@test "exercises: the check catches an answer in a row's section" {
+	printf '# x\n\nThe verdicts: runs.\n\n## r1: a\n\nverdict runs here\n' > "$BATS_TEST_TMPDIR/s.md"
+	run bash -c "sed -n '/^## /,\$p' '$BATS_TEST_TMPDIR/s.md' | grep -cF runs"
+	assert_output 1
 }
 
 @test "symsplit.1: man -l renders it without warnings, and it documents every option of main.c's usage line" {
