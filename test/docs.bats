@@ -31,19 +31,26 @@ T
 }
 readmes() { ls "$TOP"/README.md "$TOP"/*/README.md "$TOP"/tools/*/README.md 2>/dev/null; }
 
-# first_use FILE ANCHOR REGEX: "line:linked" of the first line (outside code
-# blocks and headings) that uses the term or links its glossary entry.
-first_use() {
-	awk -v a="glossary.md#$2)" -v re="$3" '
+# first_uses FILE < "ANCHOR<TAB>REGEX" lines: "ANCHOR line:linked" for each
+# term, of the first line (outside code blocks and headings) that uses the
+# term or links its glossary entry; nothing for a term the file never uses.
+first_uses() {
+	awk -F'\t' '
+		NR == FNR { n++; an[n] = $1; re[n] = $2; next }
 		/^```/ { fence = !fence; next }
 		fence || /^#/ { next }
 		{
-			linked = index($0, a) > 0
-			t = tolower($0); gsub(/`[^`]*`/, " ", t); gsub(/!?\[[^]]*\]\([^)]*\)/, " ", t); gsub(/<a [^>]*>/, " ", t)
-			if (re ~ /^\(\^\|\[\^a-z0-9_\]\)cop/) gsub(/cop(y|ies) relocations?/, " ", t)
-			if (linked || t ~ re) { print FNR ":" linked; exit }
-		}' "$1"
+			t0 = tolower($0); gsub(/`[^`]*`/, " ", t0); gsub(/!?\[[^]]*\]\([^)]*\)/, " ", t0); gsub(/<a [^>]*>/, " ", t0)
+			for (i = 1; i <= n; i++) {
+				if (i in done) continue
+				linked = index($0, "glossary.md#" an[i] ")") > 0
+				t = t0; if (re[i] ~ /^\(\^\|\[\^a-z0-9_\]\)cop/) gsub(/cop(y|ies) relocations?/, " ", t)
+				if (linked || t ~ re[i]) { print an[i], FNR ":" linked; done[i] = 1 }
+			}
+		}' - "$1"
 }
+# first_use FILE ANCHOR REGEX: "line:linked" for one term.
+first_use() { printf '%s\t%s\n' "$2" "$3" | first_uses "$1" | cut -d' ' -f2; }
 
 @test "glossary: every term the tests know has an anchor in docs/glossary.md, and every anchor is a known term" {
 	run bash -c "grep -oE '<a id=\"[a-z-]+\"></a>' '$TOP/docs/glossary.md' | sed -E 's/.*id=\"([a-z-]+)\".*/\\1/' | sort"
@@ -53,10 +60,9 @@ first_use() {
 @test "glossary: each README links a term to the glossary where it first uses it" {
 	bad=
 	for f in $(readmes); do
-		while IFS='	' read -r anchor re; do
-			u=$(first_use "$f" "$anchor" "$re")
-			[ -z "$u" ] || [ "${u#*:}" = 1 ] || bad="$bad${f#$TOP/}:${u%%:*}: first use of '$anchor' is not linked to the glossary"$'\n'
-		done < <(terms)
+		while read -r anchor u; do
+			[ "${u#*:}" = 1 ] || bad="$bad${f#$TOP/}:${u%%:*}: first use of '$anchor' is not linked to the glossary"$'\n'
+		done < <(terms | first_uses "$f")
 	done
 	[ -z "$bad" ] || fail "$bad"
 }
@@ -76,11 +82,13 @@ first_use() {
 
 @test "docs/diagrams/<lab>/<row>.svg are what make diagrams draws from today's runs" {
 	n=0
-	for f in "$TOP"/docs/diagrams/*/*.svg; do
-		lab=$(basename "$(dirname "$f")"); r=$(basename "$f" .svg)
-		make -s -C "$TOP" --no-print-directory diagrams LAB="$lab" ROW="$r" >/dev/null
-		cmp "$f" "$BUILD/diagrams/$lab/$r.svg" || fail "docs/diagrams/$lab/$r.svg is stale: copy $B/diagrams/$lab/$r.svg over it"
-		n=$((n + 1))
+	for dir in "$TOP"/docs/diagrams/*/; do
+		lab=$(basename "$dir"); rows=$(cd "$dir" && ls *.svg | sed 's/\.svg$//')
+		make -s -C "$TOP" --no-print-directory diagrams LAB="$lab" ROW="$(echo $rows)" >/dev/null
+		for r in $rows; do
+			cmp "$dir/$r.svg" "$BUILD/diagrams/$lab/$r.svg" || fail "docs/diagrams/$lab/$r.svg is stale: copy $B/diagrams/$lab/$r.svg over it"
+			n=$((n + 1))
+		done
 	done
 	[ "$n" -gt 0 ] || fail "no committed diagram under docs/diagrams"
 }
@@ -107,9 +115,10 @@ first_use() {
 }
 
 @test "diagram: a COLLISION row draws a call into another copy's definition, a no-collision row none" {
+	c=$(rows_expecting route-b COLLISION | head -n 1); n=$(rows_expecting route-b no-collision | head -n 1)
+	make -s -C "$TOP" --no-print-directory diagrams LAB=route-b ROW="$c $n" >/dev/null
 	for v in COLLISION no-collision; do
-		r=$(rows_expecting route-b "$v" | head -n 1)
-		make -s -C "$TOP" --no-print-directory diagrams LAB=route-b ROW="$r" >/dev/null
+		r=$c; [ "$v" = COLLISION ] || r=$n
 		run grep -c 'ran copy .*color=red' "$BUILD/diagrams/route-b/$r.dot"
 		if [ "$v" = COLLISION ]; then assert_output 1; else assert_output 0; fi
 	done
@@ -141,9 +150,10 @@ first_use() {
 }
 
 @test "diagram: a loader-error row ends a run on a red arrow, a row that runs has none" {
+	e=$(rows_expecting loader-errors loader-error | head -n 1); ok=$(rows_expecting loader-errors runs | head -n 1)
+	make -s -C "$TOP" --no-print-directory diagrams LAB=loader-errors ROW="$e $ok" >/dev/null
 	for v in loader-error runs; do
-		r=$(rows_expecting loader-errors "$v" | head -n 1)
-		make -s -C "$TOP" --no-print-directory diagrams LAB=loader-errors ROW="$r" >/dev/null
+		r=$e; [ "$v" = loader-error ] || r=$ok
 		run grep -c '^  r[0-9]* -> .*color=red' "$BUILD/diagrams/loader-errors/$r.dot"
 		if [ "$v" = loader-error ]; then refute_output 0; else assert_output 0; fi
 	done
