@@ -138,7 +138,9 @@ first_use() { printf '%s\t%s\n' "$2" "$3" | first_uses "$1" | cut -d' ' -f2; }
 	d="$BATS_TEST_TMPDIR/row"; mkdir -p "$d"
 	r=$(rows_expecting archive-order misdirected | head -n 1)
 	cp "$BUILD/archive-order/$r/link.map" "$BUILD/archive-order/$r/link.log" "$BUILD/archive-order/$r"/*.a "$d/"
-	sed -i "s|$BUILD/archive-order/$r/|$d/|g" "$d/link.map" "$d/link.log"
+	# the row's paths, absolute or (B relative) relative to the top directory
+	rel=$(realpath --relative-to="$TOP" "$BUILD/archive-order/$r")
+	sed -i "s|$BUILD/archive-order/$r/|$d/|g; s|\([ (]\)$rel/|\1$d/|g; s|^$rel/|$d/|" "$d/link.map" "$d/link.log"
 	printf '%s\n' '[c built against stack=x] expects d' '[c ran stack=x at f@0x7f0000000123] opened d' > "$d/out"
 	run "$TOP/scripts/diagram-link" "$d" t "$d/out"
 	assert_success
