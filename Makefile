@@ -286,7 +286,9 @@ help:
 	@printf '%s\n' $(HELP_LINES)
 	@echo "  make evidence     every lab's rows with the facts that explain them"
 	@echo "  make check [LAB=<lab>]  every row's derived verdict and counts against its table's expect cell"
+	@echo "  make fixed        the fix ladder and every lab's fix rows, each against its own expect cell"
 	@echo "  make bless [LAB=<lab>]  rerun, show the golden's diff, rewrite expected/<lab>.txt (refused if a row breaks its expect cell)"
+	@echo "  make labs         the labs, one a line"
 	@echo "  make test         install missing Debian packages, run all bats tests"
 	@echo "  make check-toolchains   every lab under each toolchain (TOOLCHAINS=\"gcc:bfd clang:lld ...\")"
 	@echo "  make baseline OUT=f     record this toolchain's verdicts and evidence facts"

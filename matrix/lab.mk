@@ -92,4 +92,4 @@ matrix.run = $(call matrix.run-app,$1)
 matrix.evidence = $(call matrix.evidence-vx,$1)
 # make matrix [ROW=<id>] [EVIDENCE=1], make evidence-matrix
 $(eval $(call lab_entry,matrix,CONFIG,$(B)/matrix/%/app))
-HELP_LINES += "  make matrix       the trigger isolated: rows A .. without-static (ROW=<id> for one, EVIDENCE=1 for the facts)"
+HELP_LINES += "  make matrix       the trigger isolated, one row per flag combination (ROW=<id> for one, EVIDENCE=1 for the facts)"
