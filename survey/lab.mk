@@ -91,6 +91,7 @@ survey-lock:
 
 .PHONY: survey survey-subset survey-bless survey-lock
 HELP_LINES += "  make survey       real npm addons co-loaded in node, Debian's numpy/scipy as control: the copies table (downloads ~200 MB once)"
+HELP_LINES += "  make survey-subset / survey-bless    the two-addon subset make test measures; the last make survey's stable facts become expected/survey.txt"
 # make test measures the node subset only: the Python control's packages
 # (about 90 s of apt on a fresh machine) are installed by make survey itself.
 DEPS_PACKAGES += nodejs
