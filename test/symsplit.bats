@@ -91,10 +91,11 @@ truth() { timeout -k 2 10 "$FX/$1/app" > /dev/null 2>&1; }
     done
 }
 
-@test "symsplit: deepbind keeps plugin on its own dependency's copy: two instances, no split" {
+@test "symsplit: deepbind keeps plugin on its own dependency's copy: a partition (COPY), no split" {
     run ss --info --dlopen "$FX/dlopen/plugin.so:deepbind" "$FX/dlopen/app"
     assert_success
-    refute_line --partial reg_count
+    refute_line --regexp '^SPLIT .* reg_count'
+    assert_line --regexp "^COPY +med +reg_count .*libA.so \\(bound by app\\), libB.so \\(bound by plugin.so\\).*a partition"
 }
 
 @test "symsplit: plugin captured while the program dlsyms reg_* through libB's handle: split (likely)" {
@@ -629,4 +630,138 @@ row_args() {
     facts=$("$TOP/scripts/verdict" --facts < "$(out_file scope)")
     [ "$(grep -c 'verdict=SPLIT' <<<"$facts")" -ge 1 ]
     symsplit_agrees scope-capture "$facts"
+}
+
+# ---- issue 16: route-b, each row's steps as symsplit's --dlopen timeline ----
+# The translation of a row's steps (route-b/host.c), in order:
+#   NAME[=FLAGS]   --dlopen ROW/NAME/plugin.so:local|global[:lazy][:deepbind]
+#   NAME.write/.read/.work   --dlsym plugin_write/_read/_work (the host's dlsym on
+#                  the handle); a lazy module called before a later open has
+#                  bound its slots then: given as :now
+#   host.write, NAME.slot, maps, libc   observations: nothing to the loader
+#   env:VAR=VALUE  setenv after start: ld.so read its variables already: nothing
+# Outside the model, each with its reason (rb_outside):
+#   a newlm step   dlmopen(LM_ID_NEWLM): symsplit models one namespace
+#   refused        the runtime's own guard stops the process: not a binding
+# The mapping (docs/symsplit-reference.md, "Route B"): lab SPLIT = a SPLIT
+# (capture) or a partition (COPY/LATENT) row of a name the row's modules
+# define, so --strict exits 1; no-split = --strict exits 0; COLLISION = SPLIT
+# high, different entities, unless the lab's collision is of functions only
+# (symsplit compares data sizes only: a documented limit, asserted exit 0);
+# no-collision = --strict exits 0.
+rb_outside() {   # ROW VERDICT: the reason the row is outside the model, or nothing
+    [ "$2" = refused ] && { echo "the runtime's guard stops the process (no binding verdict)"; return; }
+    [[ " $(table_cell route-b "$1" steps) " == *=*newlm* ]] && echo "dlmopen (LM_ID_NEWLM): symsplit models one namespace"
+    return 0
+}
+rb_args() {   # ROW: symsplit's arguments, one a line
+    local d=$BUILD/route-b/$1 s n f x i
+    local -a out=() pending=() fl
+    local -A at=() lazy=()
+    for s in $(table_cell route-b "$1" steps); do
+        case $s in
+        env:*|maps|libc|host.*|*.slot) ;;
+        *.write|*.read|*.work)
+            out+=(--dlsym "plugin_${s#*.}")
+            [ -n "${lazy[${s%%.*}]:-}" ] && pending+=("${s%%.*}") ;;
+        *)  for n in "${pending[@]}"; do out[at[$n]]=${out[at[$n]]/:lazy/:now}; unset "lazy[$n]"; done
+            pending=() n=${s%%=*} f=local x=
+            if [[ $s == *=* ]]; then
+                IFS=+ read -ra fl <<<"${s#*=}"
+                for i in "${fl[@]}"; do case $i in global) f=global ;; lazy) x+=:lazy lazy[$n]=1 ;; deepbind) x+=:deepbind ;; esac; done
+            fi
+            at[$n]=$(( ${#out[@]} + 1 ))
+            out+=(--dlopen "$d/$n/plugin.so:$f$x") ;;
+        esac
+    done
+    printf '%s\n' "${out[@]}"
+}
+
+@test "symsplit: route-b rows, with the host's dlopen order, agree with the lab under the documented mapping" {
+    lab_output rb route-b
+    facts=$("$TOP/scripts/verdict" --facts < "$(out_file rb)")
+    bad=0 outside=0
+    while read -r row verdict _; do
+        v=${verdict#verdict=} why=$(rb_outside "$row" "$v")
+        [ -n "$why" ] && { echo "outside the model: $row: $why"; outside=$((outside + 1)); continue; }
+        d=$BUILD/route-b/$row
+        mapfile -t a < <(rb_args "$row")
+        run ss --strict "${a[@]}" "$d/app"
+        names=$(find "$d" -mindepth 2 -name '*.so*' -type f -exec nm -D --defined-only {} + 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u)
+        rows=$(grep -E '^(SPLIT|LATENT|COPY) ' <<<"$output" | awk '{ print $3 }' | grep -Fxf <(printf '%s\n' "$names") || true)
+        case $v in
+        SPLIT) [ "$status" -eq 1 ] && [ -n "$rows" ] || { echo "$row: $v, symsplit $status, rows: $rows: $output"; bad=1; } ;;
+        COLLISION)
+            if grep -q 'verdict: COLLISION .*definition fn@' <(row "$(out_file rb)" "$row"); then
+                [ "$status" -eq 0 ] || { echo "$row: function collision (limit), symsplit $status: $output"; bad=1; }
+            else
+                [ "$status" -eq 1 ] && grep -q '^SPLIT +high .*different entities' <<<"$output" || { echo "$row: $v, symsplit $status: $output"; bad=1; }
+            fi ;;
+        *) [ "$status" -eq 0 ] || { echo "$row: $v, symsplit $status: $output"; bad=1; } ;;
+        esac
+    done <<<"$facts"
+    [ "$bad" -eq 0 ]
+    # every row is accounted for: run, or listed outside with its reason
+    [ "$(wc -l <<<"$facts")" -eq "$(table_rows route-b | wc -w)" ]
+}
+
+# ---- issue 18: loader-errors, each run word as symsplit's environment ----
+# here[:PROG], elsewhere: the same directory and program path; preload:FILE
+# as --preload (LD_PRELOAD in symsplit's own environment would load the shim
+# into symsplit); libpath:DIR as LD_LIBRARY_PATH; ldconf:CONF as
+# SYMSPLIT_LDCACHE, a cache ldconfig builds from CONF in a private mount
+# namespace (its aux-cache on a tmpfs, as the lab's run does).
+le_ss() {   # ROW WORD: run symsplit as the run WORD starts the row's app
+    local r=$BUILD/loader-errors/$1 w=${2#trace+} dir prog=./app
+    local -a env=(env -u LD_LIBRARY_PATH -u LD_PRELOAD) opt=()
+    dir=$r
+    case $w in
+    here:*) prog=./${w#here:} ;;
+    elsewhere) dir=$r/elsewhere prog=../app ;;
+    preload:*) opt=(--preload "./${w#preload:}") ;;
+    libpath:*) env+=(LD_LIBRARY_PATH="$r/${w#libpath:}") ;;
+    ldconf:*)
+        local c=$BATS_TEST_TMPDIR/$1.cache
+        (cd "$r" && unshare --mount --propagation private sh -c \
+            'mount -t tmpfs le-ldconfig /var/cache && ldconfig -X -f "$1" -C "$2"' _ "${w#ldconf:}" "$c") 2>/dev/null ||
+            { status=125 output="no private mount namespace for ldconfig"; return; }
+        env+=(SYMSPLIT_LDCACHE="$c") ;;
+    esac
+    run bash -c 'cd "$1" && shift && "$@"' _ "$dir" "${env[@]}" timeout -k 2 20 "$SYMSPLIT" "${opt[@]}" "$prog"
+}
+
+@test "symsplit: loader-errors rows: NOLOAD (exit 3) naming the cause where the loader refused, silent where every run starts" {
+    lab_output le loader-errors
+    facts=$("$TOP/scripts/verdict" --facts < "$(out_file le)")
+    bad=0
+    while read -r row verdict _; do
+        v=${verdict#verdict=} refused=0
+        for w in $(table_cell loader-errors "$row" run); do
+            le_ss "$row" "$w"
+            [ "$status" -eq 125 ] && { echo "$row $w: skipped: $output"; continue; }
+            case $status in
+            3) grep -qE '^NOLOAD +high ' <<<"$output" && refused=1 ;;
+            0) grep -q '^NOLOAD' <<<"$output" && { echo "$row $w: NOLOAD with exit 0: $output"; bad=1; } ;;
+            *) echo "$row $w: symsplit $status: $output"; bad=1 ;;
+            esac
+            [ "$v" = runs ] && [ "$status" -ne 0 ] && { echo "$row $w: runs, symsplit $status: $output"; bad=1; }
+        done
+        case $v in
+        loader-error|not-loaded) [ "$refused" -eq 1 ] || { echo "$row: $v, no NOLOAD high from symsplit"; bad=1; } ;;
+        esac
+    done <<<"$facts"
+    [ "$bad" -eq 0 ]
+}
+
+# ---- archive-order: a link-time choice, not a binding ----
+@test "symsplit: archive-order is outside a run-time model: a misdirected row's app holds one definition, exit 0 (documented limit)" {
+    row=$(rows_expecting archive-order misdirected | head -n 1)
+    [ -n "$row" ]
+    make -s -C "$TOP" --no-print-directory archive-order ROW="$row" > /dev/null
+    app=$BUILD/archive-order/$row/app
+    # the linker kept the first vx_open_device it met: one definition in the image
+    [ "$(nm "$app" | grep -c ' [Tt] vx_open_device$')" -eq 1 ]
+    run ss "$app"
+    assert_success
+    refute_line --regexp '^(SPLIT|NOLOAD) '
 }

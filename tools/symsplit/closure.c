@@ -31,18 +31,36 @@ static void push_at(struct searchlist *s, int idx, int join)
 }
 static void push(struct searchlist *s, int idx) { push_at(s, idx, 0); }
 
-/* RTLD_GLOBAL (at open, or later by promotion): the whole searchlist of
- * dlopen k joins the global scope at step k+1; returns the old length, for
- * image_demote. */
+/* RTLD_GLOBAL (at open, or by promotion before the next dlopen): the whole
+ * searchlist of dlopen k joins the global scope at step k+1, in its place:
+ * after what joined earlier, before what joined later (a latent pass
+ * promotes an early dlopen after later RTLD_GLOBAL ones are in the list; at
+ * the end it would come after them, which no program order gives).  Returns
+ * the undo mark for image_demote: the step it joined at. */
 int image_promote(struct image *im, int k)
 {
-    int was = im->global.n;
     const struct searchlist *sl = &im->locals[k];
-    for (int i = 0; i < sl->n; i++)
-        if (!in_list(&im->global, sl->idx[i])) push_at(&im->global, sl->idx[i], k + 1);
-    return was;
+    struct searchlist *g = &im->global;
+    for (int i = 0; i < sl->n; i++) {
+        if (in_list(g, sl->idx[i])) continue;
+        push_at(g, sl->idx[i], k + 1);
+        for (int j = g->n - 1; j > 0 && g->join[j - 1] > k + 1; j--) {   /* stable: keeps breadth-first order */
+            int t = g->idx[j]; g->idx[j] = g->idx[j - 1]; g->idx[j - 1] = t;
+            t = g->join[j]; g->join[j] = g->join[j - 1]; g->join[j - 1] = t;
+        }
+    }
+    return k + 1;
 }
-void image_demote(struct image *im, int was) { im->global.n = was; }
+/* Only a dlopen that was RTLD_LOCAL is promoted and demoted: every entry
+ * that joined at its step is its own. */
+void image_demote(struct image *im, int mark)
+{
+    struct searchlist *g = &im->global;
+    int n = 0;
+    for (int i = 0; i < g->n; i++)
+        if (g->join[i] != mark) { g->idx[n] = g->idx[i]; g->join[n++] = g->join[i]; }
+    g->n = n;
+}
 int image_in_global(const struct image *im, int idx) { return in_list(&im->global, idx); }
 
 static void add_name(struct lmod *l, const char *name)

@@ -139,6 +139,15 @@ void decide_copy(struct decision *d, const char *sev)
     d->sev = sev;    /* from the state the library holds (copies.c's table) */
 }
 
+/* A partition's copy counts only when its state is proven (disassembly or
+ * .symtab), never estimated: a COPY row of a name is evidence, not a guess. */
+int proven_state(struct module *m, const struct def *d)
+{
+    const char *how;
+    int proven, st = has_state(m, d, &how, &proven);
+    return st && proven;
+}
+
 int decide_latent(struct decision *d)
 {
     if (d->cls != V_SPLIT) return 0;   /* only a would-be split is worth a LATENT row */

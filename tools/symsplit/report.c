@@ -176,6 +176,32 @@ int report_split(struct report *r, const struct image *im, const char *name, con
     return d.cls == V_SPLIT;
 }
 
+/* Only in the image as given: a latent pass reports what a promotion adds. */
+void report_partition(struct report *r, const struct image *im, const char *name, const int *mods, const int *users, int n)
+{
+    if (r->promoted) return;
+    char *list = xstrdup("");
+    int paths = 0;   /* plugins all called plugin.so: name them by path */
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++) paths |= !strcmp(mname(im, mods[i]), mname(im, mods[j])) ||
+                                             !strcmp(mname(im, users[i]), mname(im, users[j]));
+    for (int i = 0; i < n; i++) {
+        const char *m = paths ? im->mods[mods[i]].m->path : mname(im, mods[i]);
+        const char *u = paths ? im->mods[users[i]].m->path : mname(im, users[i]);
+        char *t = xasprintf("%s%s%s (bound by %s)", list, i ? ", " : "", m, users[i] == mods[i] ? "itself" : u);
+        free(list);
+        list = t;
+    }
+    char *why = xasprintf("in %s: %s in %d live copies: %s; each copy is bound by its own users (a partition): "
+                          "state written through one copy is not seen through another", im->exe_path, name, n, list);
+    struct decision d;
+    decide_copy(&d, "med");   /* the state behind each copy is proven */
+    report_row(r, im, &d, name, -1, why, "");
+    decision_free(&d);
+    free(why);
+    free(list);
+}
+
 void report_partial(struct report *r) { r->partial++; }
 
 void report_naive(struct report *r, int has_duplicates) { r->naive += !r->promoted && has_duplicates; }

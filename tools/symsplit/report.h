@@ -15,6 +15,9 @@ void report_naive(struct report *r, int has_duplicates);
 void report_partial(struct report *r);
 /* loadable.c: NOLOAD rows for what ld.so would refuse; returns how many. */
 int check_loadable(struct report *r, const struct image *im);
+/* A partition of one name (split.c): n live copies, each bound by its own
+ * users (mods[i] the copy's module, users[i] one module that binds it). */
+void report_partition(struct report *r, const struct image *im, const char *name, const int *mods, const int *users, int n);
 /* copies.c: COPY rows, one per library present in 2+ copies; returns how many. */
 int report_copies(struct report *r, const struct image *im);
 #endif

@@ -196,6 +196,37 @@ static int capture(struct ctx *c, const struct group *gr, struct finding *out)
     return found;
 }
 
+/* No capture: are two or more copies of the name each in use by their own
+ * users (a module whose dependency closure holds the copy it binds, or the
+ * executable's own code)?  That is a partition (Route B): reported as a
+ * COPY row of the name when one copy is in an RTLD_LOCAL dlopen's scope and
+ * the state behind each copy is proven (two copies of code that reaches no
+ * state of its own, constants and vague linkage diverge in nothing). */
+static void partition(struct ctx *c, const struct group *gr, struct report *r)
+{
+    const struct image *im = c->im;
+    int mods[8], users[8], defs[8], n = 0, local = 0;
+    for (int i = 0; i < gr->n && n < 8; i++) {
+        const struct binding *b = &gr->b[i];
+        int own = (b->how == H_LOOKUP && closure_of(c, b->binder)[b->target]) ||
+                  (b->how == H_EXE_OWN && b->binder == 0 && b->target == 0);
+        if (!own || b->conf != C_CERTAIN) continue;
+        struct module *M = im->mods[b->target].m;
+        const struct def *d = &M->defs[b->def];
+        if (d->hidden_vis || weak_func(d) || d->kind == K_OTHER) continue;
+        if (d->kind == K_DATA ? d->readonly || d->copy : !proven_state(M, d)) continue;
+        int k = 0;
+        while (k < n && mods[k] != b->target) k++;
+        if (k < n) continue;
+        if (n && (!same_interface(im->mods[mods[0]].m, &im->mods[mods[0]].m->defs[defs[0]], M, d) ||
+                  different_entities(im->mods[mods[0]].m, &im->mods[mods[0]].m->defs[defs[0]], M, d)))
+            continue;
+        mods[n] = b->target; users[n] = b->binder; defs[n++] = b->def;
+        if (im->mods[b->target].scope >= 0 && !image_in_global(im, b->target)) local = 1;
+    }
+    if (n >= 2 && local) report_partition(r, im, gr->name, mods, users, n);
+}
+
 int analyse_image(struct report *r, const struct image *im)
 {
     /* Pass 1: names that two modules of this image define (dups.c narrows
@@ -293,7 +324,10 @@ int analyse_image(struct report *r, const struct image *im)
     for (int k = 0; k < c.ng; k++) {
         struct group *gr = &c.g[k];
         struct finding f;
-        if (gr->nd >= 2 && capture(&c, gr, &f)) splits += report_split(r, im, gr->name, gr->b, gr->n, &f);
+        int split = gr->nd >= 2 && capture(&c, gr, &f) ? report_split(r, im, gr->name, gr->b, gr->n, &f) : 0;
+        splits += split;
+        /* a capture that is no split (maybe, info) can sit beside a partition */
+        if (!split && gr->nd >= 2) partition(&c, gr, r);
         free(gr->b);
         free(gr->dm);
         free(gr->dk);

@@ -143,7 +143,7 @@ struct dlopen_req { const char *path; enum scopekind kind; int deepbind, lazy; }
 /* Builds the image.  Returns 0, or -1 with *err set (malformed file, cycle...). */
 int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, int ndl, char **err);
 void image_free(struct image *im);
-int image_promote(struct image *im, int k);   /* dlopen k becomes RTLD_GLOBAL; returns the undo mark */
+int image_promote(struct image *im, int k);   /* dlopen k becomes RTLD_GLOBAL at its step; returns the undo mark */
 void image_demote(struct image *im, int mark);
 int image_in_global(const struct image *im, int idx);
 struct module *load_path(const char *path, int is_main, char **err, int *skip);
