@@ -308,8 +308,9 @@ labs:
 
 # make check-upgrade SUITE=<debian suite>: what upgrading this machine to
 # that release changes (scripts/check-upgrade; root only). Its root is kept
-# in UPGRADE_CACHE (default /var/cache/split-state-lab/<suite>).
+# in UPGRADE_CACHE (default /var/cache/split-state-lab/<suite>). FULL=1 also
+# runs the whole make test of the committed tree inside that root.
 check-upgrade:
-	+$(Q)$(SCRIPTS)/check-upgrade $(call shq,$(SUITE)) $(call shq,$(B)) $(call shq,$(TOOLCHAINS))
+	+$(Q)$(SCRIPTS)/check-upgrade $(call shq,$(SUITE)) $(call shq,$(B)) $(call shq,$(TOOLCHAINS)) $(call shq,$(FULL))
 .PHONY: check-upgrade
-HELP_LINES += "  make check-upgrade SUITE=trixie   what upgrading to that Debian release changes (root)"
+HELP_LINES += "  make check-upgrade SUITE=trixie [FULL=1]   what upgrading to that Debian release changes (root); FULL=1 runs make test there too"

@@ -91,16 +91,31 @@ void libc_facts(void)
 	printf("[libc] libc.so.6 is mapped executable %d time(s)\n", n);
 }
 
+static int by_text(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted by what they say, not by address: where the loader and the kernel
+ * place each file (libc below or above a plugin) differs between glibc
+ * releases and is not a fact of the row; which files are mapped is. */
 void maps_facts(void)
 {
 	FILE *maps = fopen("/proc/self/maps", "r");
-	char line[PATH_MAX + 128], perms[8], path[PATH_MAX];
+	char line[PATH_MAX + 128], perms[8], path[PATH_MAX], *seen[256];
+	size_t n = 0;
 
 	while (maps && fgets(line, sizeof line, maps)) {
 		path[0] = 0;
-		if (sscanf(line, "%*s %7s %*s %*s %*s %4095[^\n]", perms, path) == 2 && perms[2] == 'x' && path[0] == '/')
-			printf("[maps] %s %s\n", perms, short_path(path));
+		if (sscanf(line, "%*s %7s %*s %*s %*s %4095[^\n]", perms, path) == 2 && perms[2] == 'x' && path[0] == '/' &&
+		    n < sizeof seen / sizeof *seen && asprintf(&seen[n], "[maps] %s %s", perms, short_path(path)) >= 0)
+			n++;
 	}
 	if (maps)
 		fclose(maps);
+	qsort(seen, n, sizeof *seen, by_text);
+	for (size_t i = 0; i < n; i++) {
+		puts(seen[i]);
+		free(seen[i]);
+	}
 }

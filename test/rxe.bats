@@ -156,14 +156,16 @@ meets_table() {
 @test "emulated tier: in a chroot whose / is not a mount point it skips with the reason" {
 	[ "$(id -u)" = 0 ] || skip "needs root to chroot"
 	d="$BATS_TEST_TMPDIR/root"
-	mkdir -p "$d/usr" "$d/top" "$d/dev" "$d/tmp"
+	mkdir -p "$d/usr" "$d/top" "$d/build" "$d/dev" "$d/tmp"
 	: > "$d/dev/null"
 	for l in bin sbin lib lib64; do ln -s "usr/$l" "$d/$l"; done
-	# The host's programs under a root that is a plain directory; the binds
-	# live in a private mount namespace and end with it.
+	# The host's programs under a root that is a plain directory, the build
+	# directory (B, wherever it is) at /build; the binds live in a private
+	# mount namespace and end with it.
 	run unshare --mount --propagation private sh -c "
-		mount --bind /usr '$d/usr' && mount --bind '$TOP' '$d/top' && mount --bind /dev/null '$d/dev/null' &&
-		chroot '$d' sh /top/rxe-variant/tiers.sh /top/build/rxe-variant emulated capture"
+		mount --bind /usr '$d/usr' && mount --bind '$TOP' '$d/top' && mount --bind '$BUILD' '$d/build' &&
+		mount --bind /dev/null '$d/dev/null' &&
+		chroot '$d' sh /top/rxe-variant/tiers.sh /build/rxe-variant emulated capture"
 	assert_success
 	assert_line --regexp '^tier: emulated skipped: emulated tier needs a private mount namespace: .*mount point'
 	refute_output --partial FAILED

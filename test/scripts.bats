@@ -158,6 +158,11 @@ ao_ran()   { printf '[%s ran stack=%s at vx_open_device@0x%s] opened logical dev
 	assert_output $'== r: x\n[p -> rxe-lab rdmacore<ver>_verbs_register_driver_34@1]\n  | rxe-lab symtab: rdmacore<ver>_verbs_register_driver_34'
 }
 
+@test "normalise: a content-hashed SONAME loses its hash (another compiler, another hash), not its directory" {
+	run norm '== r: x\n[maps] r-xp A/librt-476d4378.so.1\n[plt] points to @0x10 in B/librt-df8d6904.so.1\n[maps] r-xp libdeadbeef.so\n'
+	assert_output $'== r: x\n[maps] r-xp A/librt-<hash>.so.1\n[plt] points to @1 in B/librt-<hash>.so.1\n[maps] r-xp libdeadbeef.so'
+}
+
 @test "evidence: relocation types are counted by suffix, whatever the architecture prefix" {
 	# A readelf that lists one module as an aarch64 one would: the own-export
 	# count must not depend on R_X86_64_ names.

@@ -158,13 +158,16 @@ changed: gcc:bfd rxe:capture | rxe-lab symtab: rdmacore<ver>_x_34
 	assert_output 'check-upgrade: skipped: needs root (mmdebstrap, chroot and mounts)'
 }
 
-@test "check-upgrade: no SUITE, or one that is not a suite name, is one line and exit 2" {
+@test "check-upgrade: no SUITE, one that is not a suite name, or a FULL other than 1 is one line and exit 2" {
 	run make -s -C "$TOP" --no-print-directory check-upgrade
 	assert_failure
 	assert_line --index 0 'check-upgrade: which release? make check-upgrade SUITE=<debian suite, e.g. trixie>'
 	run "$TOP/scripts/check-upgrade" '../etc' "$BATS_TEST_TMPDIR/b"
 	assert_failure 2
 	assert_output "check-upgrade: SUITE '../etc' is not a Debian suite name"
+	run "$TOP/scripts/check-upgrade" trixie "$BATS_TEST_TMPDIR/b" "gcc:bfd" yes
+	assert_failure 2
+	assert_output "check-upgrade: FULL must be 1 or empty (is 'yes')"
 }
 
 @test "upgrade-report: a changed device count fails; evidence changes carry their reason or UNKNOWN" {
@@ -186,5 +189,23 @@ changed: gcc:bfd rxe:capture | rxe-lab symtab: rdmacore<ver>_x_34
 	UPGRADE_DIFFERENCES="$w/diffs" run "$TOP/scripts/upgrade-report" old new "$w"
 	assert_failure 1
 	assert_line 'verdicts and device counts: 1 of 1 cells CHANGED'
+	assert_line 'check-upgrade: FAILED'
+}
+
+@test "upgrade-report: with FULL=1's files, make test's closing line and wall time; its failure fails the check" {
+	w="$BATS_TEST_TMPDIR/w"; mkdir -p "$w"
+	echo 'gcc:bfd matrix:A verdict=no-split consumers=collective:2' > "$w/baseline"
+	: > "$w/compare"; : > "$w/table"; echo 0 > "$w/table.rc"
+	printf 'gcc 12\n' > "$w/versions.host"; printf 'gcc 14\n' > "$w/versions"
+	printf '%s\n' 'ok 1 a' 'ok 2 b' '2 passed, 0 failed' > "$w/test"; echo 0 > "$w/test.rc"; echo 97 > "$w/test.seconds"
+	run "$TOP/scripts/upgrade-report" old new "$w"
+	assert_success
+	assert_line 'make test inside new: 2 passed, 0 failed (97 s wall)'
+	assert_line 'check-upgrade: passed: no verdict or device count changed, make test passed'
+	printf '%s\n' 'ok 1 a' 'not ok 2 b' '1 passed, 1 failed' > "$w/test"; echo 2 > "$w/test.rc"
+	run "$TOP/scripts/upgrade-report" old new "$w"
+	assert_failure 1
+	assert_line 'make test inside new: 1 passed, 1 failed (97 s wall) FAILED, exit 2'
+	assert_line 'not ok 2 b'
 	assert_line 'check-upgrade: FAILED'
 }

@@ -51,6 +51,9 @@ HELP_LINES += "  make symsplit-sweep / symsplit-bench    symsplit over /usr/bin 
 # libclang-rt-dev: the sanitizer and libFuzzer runtimes (only recommended by
 # clang on Debian 13, so not there by default).
 DEPS_PACKAGES += libelf-dev libcapstone-dev binutils file clang libclang-rt-dev python3
+# man-db: test/docs.bats renders docs/symsplit.1 with man -l (a Debian 13
+# root made by mmdebstrap has no man).
+DEPS_PACKAGES += man-db
 TEST_PREREQS += $(SYMSPLIT) $(SYMSPLIT_SAN) $(SYMSPLIT_FIX)
 ifneq ($(SYMSPLIT_CLANG),)
 TEST_PREREQS += $(SYMSPLIT_FUZZ)
