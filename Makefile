@@ -221,7 +221,8 @@ FORCE:
 # as $(B)/diagrams/<lab>/<row>.svg; with docs/lookup-order.dot rendered
 # beside them. A link's record (archive-order) is drawn by diagram-link,
 # program runs with their loader messages (loader-errors) by
-# diagram-loader, chosen by scripts/diagram from what the run printed. A row
+# diagram-loader, chosen by scripts/diagram from what the run printed;
+# scripts/normalise labels the addresses, as in a golden. A row
 # whose run does not fit the picture (no address line, no loader record of
 # a program in its row directory) is skipped with one line; a lab whose
 # first row does not fit is skipped as a whole.
@@ -237,7 +238,7 @@ rxe.rowdirs = $(RXE_B)
 # draw_row LAB,ROW,FIRST: run, draw, render; FIRST=1 skips the lab when the row does not fit.
 draw_row = d=$(B)/diagrams/$1; mkdir -p $$d; rm -f $$d/$2.svg; \
 	( export LD_DEBUG=files,bindings; $(call $1.run,$2) ) > $$d/$2.out 2> $$d/$2.ld; \
-	if $(SCRIPTS)/diagram $(or $($1.rowdirs),$(B)/$1)/$2 $(call shq,$1 $2: $($1.$2.what)) $$d/$2.out $$d/$2.ld > $$d/$2.dot 2> $$d/$2.why; then \
+	if $(SCRIPTS)/diagram $(or $($1.rowdirs),$(B)/$1)/$2 $(call shq,$1 $2: $($1.$2.what)) $$d/$2.out $$d/$2.ld 2> $$d/$2.why | $(SCRIPTS)/normalise > $$d/$2.dot; then \
 	  $(DOT) -Tsvg $$d/$2.dot > $$d/$2.svg && echo "diagram: $$d/$2.svg"; \
 	else rm -f $$d/$2.dot; echo "diagrams: skip $1$(if $3,,:$2): $$(tail -n 1 $$d/$2.why)"; $(if $3,continue;) fi
 diagram_lab = for first in 1; do $(foreach r,$(call diagram_rows,$1),$(call draw_row,$1,$r,$(if $(filter $r,$(firstword $(call diagram_rows,$1))),1)); ) done
