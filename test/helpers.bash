@@ -49,13 +49,24 @@ golden_diff() {
 table_file() {
 	case $1 in rxe) echo "$TOP/rxe-variant/rows" ;; survey) echo "$TOP/survey/addons" ;; *) echo "$TOP/$1/rows" ;; esac
 }
+# table_mk LAB: the file holding rows2mk's reading of the lab's table, read
+# once per bats file and again only when the table is newer (a test may edit
+# a copy of the tree).
+table_mk() {
+	local t c
+	t=$(table_file "$1"); c="${BATS_FILE_TMPDIR:-${BATS_TEST_TMPDIR:?}}/table-$(printf '%s' "$t" | tr '/ ' '__').mk"
+	[ -s "$c" ] && [ "$c" -nt "$t" ] || "$TOP/scripts/rows2mk" "$1" "$t" > "$c" || { rm -f "$c"; return 2; }
+	echo "$c"
+}
 # table_rows LAB: the row ids, in table order.
-table_rows() { "$TOP/scripts/rows2mk" "$1" "$(table_file "$1")" | sed -n "s/^$1\\.rows := *//p"; }
+table_rows() { local c; c=$(table_mk "$1") && sed -n "s/^$1\\.rows := *//p" "$c"; }
 # table_cell LAB ROW COLUMN: one cell ("-" cells read as empty).
 table_cell() {
-	"$TOP/scripts/rows2mk" "$1" "$(table_file "$1")" |
-		awk -v k="$1.$2.$3 := " 'index($0, k) == 1 { print substr($0, length(k) + 1); found = 1 } END { exit !found }'
+	local c; c=$(table_mk "$1") || return 2
+	awk -v k="$1.$2.$3 := " 'index($0, k) == 1 { print substr($0, length(k) + 1); found = 1 } END { exit !found }' "$c"
 }
+# rows_with LAB KEY REGEX: the rows whose KEY cell matches REGEX.
+rows_with() { local r; for r in $(table_rows "$1"); do table_cell "$1" "$r" "$2" 2>/dev/null | grep -qE -- "$3" && echo "$r"; done; true; }
 # expect_verdict LAB ROW / expect_consumers LAB ROW: the two words of an
 # expect cell ("<verdict> [<who>:<n>,...]").
 expect_verdict()   { table_cell "$1" "$2" expect | awk '{ print $1 }'; }

@@ -137,8 +137,6 @@ rowdir() { echo "$BUILD/matrix/$1"; }
 	assert_line --partial 'libverbs_shared.so: .dynsym vx_=vx_get_device_list:PROTECTED vx_register_device:PROTECTED'
 }
 
-# rows_with LAB KEY REGEX: the rows whose KEY cell matches REGEX.
-rows_with() { local r; for r in $(table_rows "$1"); do table_cell "$1" "$r" "$2" 2>/dev/null | grep -qE -- "$3" && echo "$r"; done; true; }
 
 @test "preload rows: the executable stays first in the global scope, the preloaded .so comes second" {
 	rows=$(rows_with matrix preload .)

@@ -7,8 +7,6 @@ load helpers
 setup_file() {
 	load helpers
 	lab_outputs rb route-b
-	# The table through make's own reader, once (table_cell runs it per cell).
-	"$TOP/scripts/rows2mk" route-b "$(table_file route-b)" > "$BATS_FILE_TMPDIR/table.mk"
 }
 
 R() { out_file rb; }
@@ -16,14 +14,9 @@ E() { out_file rb-evidence; }
 rowdir() { echo "$BUILD/route-b/$1"; }
 # ev ROW: the row's evidence lines, without the "  | " prefix.
 ev() { row "$(E)" "$1" | sed -n 's/^  | //p'; }
-# Cached readers of the table: ids, one cell, the ids whose cell matches.
-ids() { sed -n 's/^route-b\.rows := *//p' "$BATS_FILE_TMPDIR/table.mk"; }
-cell() { awk -v k="route-b.$1.$2 := " 'index($0, k) == 1 { print substr($0, length(k) + 1) }' "$BATS_FILE_TMPDIR/table.mk"; }
-# rows_where COLUMN WORD: the ids whose COLUMN cell's first word is WORD.
-rows_where() {
-	awk -v c="$1" -v w="$2" '/^route-b\.rows := / { next }
-		{ split($1, k, "."); if (k[3] == c && $3 == w) print k[2] }' "$BATS_FILE_TMPDIR/table.mk"
-}
+# ids / cell ROW COLUMN: the table, through helpers' cached reader.
+ids() { table_rows route-b; }
+cell() { table_cell route-b "$@"; }
 
 @test "golden: normalised make route-b equals expected/route-b.txt" {
 	run golden_diff "$(R)" "$TOP/expected/route-b.txt"
@@ -35,12 +28,6 @@ rows_where() {
 	assert_output "$(printf '== %s\n' $(ids))"
 }
 
-@test "the cached table reads as helpers' table_cell does" {
-	for r in $(table_rows route-b); do
-		assert_equal "$(cell "$r" expect)" "$(table_cell route-b "$r" expect)"
-	done
-}
-
 @test "every row's derived verdict and counts equal its expect cell" {
 	"$TOP/scripts/verdict" --facts < "$(R)" > "$BATS_TEST_TMPDIR/facts"
 	for r in $(ids); do
@@ -50,7 +37,7 @@ rows_where() {
 }
 
 @test "SPLIT rows: some table read is at an address no write went to (raw addresses)" {
-	for r in $(rows_where expect SPLIT); do
+	for r in $(rows_expecting route-b SPLIT); do
 		w=$(written_addrs "$(R)" "$r"); rd=$(read_addrs "$(R)" "$r")
 		[ -n "$w" ] && [ -n "$rd" ] || fail "$r: no write or no read"
 		[ -n "$(comm -13 <(echo "$w") <(echo "$rd"))" ] || fail "$r: every read address was written"
@@ -58,7 +45,7 @@ rows_where() {
 }
 
 @test "no-split rows: every table read was written, and by one copy only" {
-	for r in $(rows_where expect no-split); do
+	for r in $(rows_expecting route-b no-split); do
 		w=$(written_addrs "$(R)" "$r"); rd=$(read_addrs "$(R)" "$r")
 		[ "$(wc -l <<< "$w")" -eq 1 ] || fail "$r: writes to more than one table: $w"
 		[ -z "$(comm -13 <(echo "$w") <(echo "$rd"))" ] || fail "$r: a read of an unwritten table"
@@ -113,7 +100,7 @@ rows_where() {
 }
 
 @test "lazy rows: B is linked without BIND_NOW and its slot starts in its own PLT" {
-	for r in $(rows_where layout torch-lazy); do
+	for r in $(rows_with route-b layout '^torch-lazy$'); do
 		run ev "$r"
 		assert_line 'B/plugin.so: BIND_NOW=no'
 		assert_line 'A/plugin.so: BIND_NOW=yes'

@@ -131,11 +131,9 @@ registry_addr() { row "$1" "$2" | grep -oE "registry $3 @0x[0-9a-fA-F]+" | sed '
 	assert_output --partial "unknown row 'nope' (known: $(table_rows scope-capture))"
 }
 
-# rows_with KEY REGEX: the rows whose KEY cell matches REGEX.
-rows_with() { local r; for r in $(table_rows scope-capture); do table_cell scope-capture "$r" "$1" | grep -qE -- "$2" && echo "$r"; done; true; }
 
 @test "preload rows: LD_PRELOAD puts copy B right after the executable, ahead of copy A" {
-	rows=$(rows_with preload .)
+	rows=$(rows_with scope-capture preload .)
 	[ -n "$rows" ] || skip "scope-capture/rows has no preload row"
 	for r in $rows; do
 		run row "$(E)" "$r"
@@ -144,7 +142,7 @@ rows_with() { local r; for r in $(table_rows scope-capture); do table_cell scope
 }
 
 @test "RTLD_GLOBAL rows: the registry is appended to the global scope, after copy A" {
-	rows=$(rows_with nccl-cflags REGISTRY_GLOBAL)
+	rows=$(rows_with scope-capture nccl-cflags REGISTRY_GLOBAL)
 	[ -n "$rows" ] || skip "scope-capture/rows has no RTLD_GLOBAL row"
 	for r in $rows; do
 		run row "$(E)" "$r"

@@ -274,3 +274,19 @@ check() { printf '%b' "$1" > "$BATS_TEST_TMPDIR/expect"; printf '%b' "$facts" | 
 	run check 'l:r\tSPLIT\tw\n'
 	assert_failure
 }
+
+@test "helpers: the cached table reader reads every table as rows2mk does, and rereads an edited table" {
+	for lab in $(make -s -C "$TOP" --no-print-directory labs) survey; do
+		for r in $("$TOP/scripts/rows2mk" "$lab" "$(table_file "$lab")" | sed -n "s/^$lab\\.rows := *//p"); do
+			want=$("$TOP/scripts/rows2mk" "$lab" "$(table_file "$lab")" | sed -n "s/^$lab\\.$r\\.expect := *//p")
+			assert_equal "$lab $r $(table_cell "$lab" "$r" expect)" "$lab $r $want"
+		done
+	done
+	mkdir -p "$BATS_TEST_TMPDIR/t/matrix" "$BATS_TEST_TMPDIR/t/scripts"
+	cp "$TOP/matrix/rows" "$BATS_TEST_TMPDIR/t/matrix/rows"
+	cp "$TOP/scripts/rows2mk" "$BATS_TEST_TMPDIR/t/scripts/"
+	r=$(TOP="$BATS_TEST_TMPDIR/t" table_rows matrix | awk '{ print $1 }')
+	TOP="$BATS_TEST_TMPDIR/t" table_cell matrix "$r" expect > /dev/null
+	sleep 0.01; sed -i "s/^$r  *|\\([^|]*\\)|[^|]*|/$r |\\1| SPLIT x:9 |/" "$BATS_TEST_TMPDIR/t/matrix/rows"
+	assert_equal "$(TOP="$BATS_TEST_TMPDIR/t" table_cell matrix "$r" expect)" "SPLIT x:9"
+}
