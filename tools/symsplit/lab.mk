@@ -1,7 +1,6 @@
 # tools/symsplit: the binding simulator (issue 7).  Included by the top Makefile.
 SYMSPLIT_DIR  := tools/symsplit
 SYMSPLIT_LIB  := $(filter-out main.c fuzz.c,$(notdir $(wildcard $(SYMSPLIT_DIR)/*.c)))
-SYMSPLIT_SRCS := $(addprefix $(SYMSPLIT_DIR)/,$(SYMSPLIT_LIB) main.c)
 SYMSPLIT_HDRS := $(wildcard $(SYMSPLIT_DIR)/*.h)
 SYMSPLIT_OUT  := $(B)/tools/symsplit
 SYMSPLIT      := $(SYMSPLIT_OUT)/symsplit
@@ -24,22 +23,35 @@ symsplit-bench: $(SYMSPLIT)
 # -lcapstone: the disassembler (funcstate.c, calls.c); -lstdc++: its
 # __cxa_demangle names C++ symbols (demangle.c)
 
-$(SYMSPLIT): $(SYMSPLIT_SRCS) $(SYMSPLIT_HDRS)
+# One object per source (-c: ccache keeps them, make compiles them in
+# parallel), in obj/ for the program and in san/ for the two sanitizer
+# builds, which share theirs: compiled once by clang with ASan, UBSan and
+# libFuzzer's coverage hooks (fuzzer-no-link), then linked as symsplit-san
+# (main.o) and as the fuzz target (fuzz.o, -fsanitize=fuzzer adds libFuzzer's
+# main). Without clang, symsplit-san is $(CC)'s, and there is no fuzz target.
+SYMSPLIT_SAN_CC := $(or $(SYMSPLIT_CLANG),$(CC))
+SYMSPLIT_SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+SYMSPLIT_SAN_CFLAGS := $(SYMSPLIT_SAN_FLAGS)$(if $(SYMSPLIT_CLANG), -fsanitize=fuzzer-no-link)
+SYMSPLIT_LIBS := -lelf -lcapstone -lstdc++
+$(SYMSPLIT_OUT)/obj/%.o: $(SYMSPLIT_DIR)/%.c $(SYMSPLIT_HDRS)
 	@mkdir -p $(@D)
-	$(Q)$(CC) -O2 -g $(SYMSPLIT_CFLAGS) -o $@ $(SYMSPLIT_SRCS) -lelf -lcapstone -lstdc++
+	$(Q)$(COMPILE) -O2 -g $(SYMSPLIT_CFLAGS) -c $< -o $@
+$(SYMSPLIT_OUT)/san/%.o: $(SYMSPLIT_DIR)/%.c $(SYMSPLIT_HDRS)
+	@mkdir -p $(@D)
+	$(Q)$(CCACHE) $(SYMSPLIT_SAN_CC) $(SYMSPLIT_SAN_CFLAGS) $(SYMSPLIT_CFLAGS) -c $< -o $@
+SYMSPLIT_OBJS = $(patsubst %.c,$(SYMSPLIT_OUT)/$1/%.o,$(SYMSPLIT_LIB) $2)
 
-# The same program under AddressSanitizer + UndefinedBehaviorSanitizer; the
-# tests run it over every input they have (a finding there is a test failure).
-$(SYMSPLIT_SAN): $(SYMSPLIT_SRCS) $(SYMSPLIT_HDRS)
-	@mkdir -p $(@D)
-	$(Q)$(CC) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
-	    $(SYMSPLIT_CFLAGS) -o $@ $(SYMSPLIT_SRCS) -lelf -lcapstone -lstdc++
+$(SYMSPLIT): $(call SYMSPLIT_OBJS,obj,main.c)
+	$(Q)$(CC) -o $@ $^ $(SYMSPLIT_LIBS)
+
+# The tests run symsplit-san over every input they have (a finding there is
+# a test failure).
+$(SYMSPLIT_SAN): $(call SYMSPLIT_OBJS,san,main.c)
+	$(Q)$(SYMSPLIT_SAN_CC) $(SYMSPLIT_SAN_FLAGS)$(if $(SYMSPLIT_CLANG), -fsanitize=fuzzer-no-link) -o $@ $^ $(SYMSPLIT_LIBS)
 
 # libFuzzer target (clang only): fuzz.c feeds bytes to the ELF parser.
-$(SYMSPLIT_FUZZ): $(SYMSPLIT_DIR)/fuzz.c $(addprefix $(SYMSPLIT_DIR)/,$(SYMSPLIT_LIB)) $(SYMSPLIT_HDRS)
-	@mkdir -p $(@D)
-	$(Q)clang -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(SYMSPLIT_CFLAGS) \
-	    -o $@ $(SYMSPLIT_DIR)/fuzz.c $(addprefix $(SYMSPLIT_DIR)/,$(SYMSPLIT_LIB)) -lelf -lcapstone -lstdc++
+$(SYMSPLIT_FUZZ): $(call SYMSPLIT_OBJS,san,fuzz.c)
+	$(Q)clang $(SYMSPLIT_SAN_FLAGS) -fsanitize=fuzzer -o $@ $^ $(SYMSPLIT_LIBS)
 
 # Hand-made scenarios the tests check the model against (see mkfixtures).
 $(SYMSPLIT_FIX): $(SYMSPLIT_DIR)/mkfixtures $(SYMSPLIT_DIR)/mkcorrupt $(wildcard $(SYMSPLIT_DIR)/fixtures/*.c)
