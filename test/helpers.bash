@@ -1,8 +1,23 @@
 # Shared by every bats file: bats-support/bats-assert from Debian's packages,
 # the project root, and small readers of a lab's raw output. These readers
 # only pick lines and addresses out; verdicts come from scripts/verdict.
-bats_load_library bats-support
-bats_load_library bats-assert
+# bats sources this file again for every test, and each library's load.bash
+# runs `dirname` once for each of its files: 15 processes, about 40 ms of
+# CPU per test, 12 s over make test. The same files are sourced here, found
+# where bats_load_library finds them (BATS_LIB_PATH), with no process; a
+# library laid out otherwise is left to bats_load_library.
+load_bats_library() {
+	local d f dirs
+	IFS=: read -ra dirs <<< "${BATS_LIB_PATH-/usr/lib/bats}"
+	for d in "${dirs[@]}"; do
+		[ -f "$d/$1/load.bash" ] && [ -d "$d/$1/src" ] || continue
+		for f in "$d/$1"/src/*.bash; do source "$f" || return 1; done
+		return 0
+	done
+	bats_load_library "$1"
+}
+load_bats_library bats-support
+load_bats_library bats-assert
 
 TOP=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
 export TOP
