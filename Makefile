@@ -73,8 +73,14 @@ binutil = $(if $(filter default undefined,$(origin $1)),$(eval $1 := $(word $2,$
 $(call binutil,AR,1)$(call binutil,NM,2)$(call binutil,OBJCOPY,3)$(call binutil,OBJDUMP,4)$(call binutil,READELF,5)
 endif
 RUN ?=
-# The scripts the labs call read them from the environment.
-export RUN AR NM OBJCOPY OBJDUMP READELF
+# The scripts the labs call read them as LAB_RUN, LAB_READELF ...: names of
+# their own, so that a make started from a recipe or a test with another CC
+# (a toolchain column) derives RUN and the binutils from that CC.
+export LAB_RUN = $(RUN)
+export LAB_AR = $(AR)
+export LAB_NM = $(NM)
+export LAB_OBJDUMP = $(OBJDUMP)
+export LAB_READELF = $(READELF)
 
 # Compiles (-c) go through ccache when it is installed (make test installs
 # it): the toolchain check compiles the same sources under gcc+bfd, gcc+gold
