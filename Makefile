@@ -211,7 +211,10 @@ bless: $(call entries_prereqs,$(CHECK_ENTRIES))
 # runs its programs under RUN; a lab that sets LAB.native-only to a reason is
 # left out of such a column with that reason, or only its rows listed in
 # LAB.native-only-rows are. Listed so that the first two jobs use different
-# compilers: the later toolchains then find their compiles in ccache.
+# compilers: the later toolchains then find their compiles in ccache. The
+# aarch64 column is asked for by name (TOOLCHAINS="... aarch64-linux-gnu-gcc:bfd",
+# README.md): make deps does not install the cross tools, and check-upgrade
+# passes this list to a root that lacks them.
 TOOLCHAINS ?= gcc:bfd clang:lld gcc:gold clang:bfd gcc:lld
 tc_targets = $(foreach t,$1,tc-facts/$(subst :,+,$t))
 # The toolchain this make was started with builds where the labs always do,
