@@ -120,3 +120,14 @@ first_run_row() { local r; for r in $(table_rows "$1"); do [ -x "$BUILD/$1/$r/ap
 	run readelf -h "$BATS_FILE_TMPDIR/a64/matrix/A/app"
 	assert_line --regexp 'Machine: +AArch64'
 }
+
+@test "aarch64: make diagrams draws a loader row from the emulated interpreter's own ld.so --list" {
+	command -v aarch64-linux-gnu-gcc >/dev/null || skip "no aarch64-linux-gnu-gcc (Debian: gcc-aarch64-linux-gnu libc6-dev-arm64-cross)"
+	command -v qemu-aarch64-static >/dev/null || skip "no qemu-aarch64-static (Debian: qemu-user-static)"
+	command -v dot >/dev/null || skip "no dot (Debian: graphviz)"
+	run make -s -C "$TOP" --no-print-directory B="$BATS_FILE_TMPDIR/a64" CC=aarch64-linux-gnu-gcc diagrams LAB=loader-errors ROW=version-not-found
+	assert_success
+	# where libv.so.1 resolved is the loader's record, not "never looked up"
+	run grep -c 'ld.so &#45;&#45;list: lib/libv.so.1' "$BATS_FILE_TMPDIR/a64/diagrams/loader-errors/version-not-found.svg"
+	assert_output 1
+}
