@@ -57,7 +57,30 @@ ifneq ($(filter-out $(NO_CC_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
 ifneq ($(shell $(SCRIPTS)/toolchain --check '$(CC)' '$(LD)' 2>&1 >/dev/null),)
 $(error $(shell $(SCRIPTS)/toolchain --check '$(CC)' '$(LD)' 2>&1))
 endif
+# RUN: the prefix of every program a lab starts. Empty when CC builds for
+# this machine; for a cross compiler (-dumpmachine names another
+# architecture) the target's emulator with the cross C library's root,
+# qemu-aarch64-static -L /usr/aarch64-linux-gnu on Debian (scripts/toolchain
+# --run derives both from CC). RUN=<prefix> overrides it.
+ifeq ($(origin RUN),undefined)
+RUN := $(shell $(SCRIPTS)/toolchain --run '$(CC)')
 endif
+# The target's binutils, from the compiler (-print-prog-name): the host's
+# nm, objcopy and objdump cannot read another architecture's objects.
+# Natively these are the bare names, as before. AR=, NM= ... override them.
+binutils_paths := $(shell for t in ar nm objcopy objdump readelf; do '$(CC)' -print-prog-name=$$t; done)
+binutil = $(if $(filter default undefined,$(origin $1)),$(eval $1 := $(word $2,$(binutils_paths))))
+$(call binutil,AR,1)$(call binutil,NM,2)$(call binutil,OBJCOPY,3)$(call binutil,OBJDUMP,4)$(call binutil,READELF,5)
+endif
+RUN ?=
+# The scripts the labs call read them as LAB_RUN, LAB_READELF ...: names of
+# their own, so that a make started from a recipe or a test with another CC
+# (a toolchain column) derives RUN and the binutils from that CC.
+export LAB_RUN = $(RUN)
+export LAB_AR = $(AR)
+export LAB_NM = $(NM)
+export LAB_OBJDUMP = $(OBJDUMP)
+export LAB_READELF = $(READELF)
 
 # Compiles (-c) go through ccache when it is installed (make test installs
 # it): the toolchain check compiles the same sources under gcc+bfd, gcc+gold
@@ -184,8 +207,14 @@ bless: $(call entries_prereqs,$(CHECK_ENTRIES))
 
 # Toolchain regression mode: every lab built and run under each toolchain, in
 # parallel under one jobserver, into $(B)/toolchains/<cc+ld>/, each compared
-# with the expect cells. Listed so that the first two jobs use different
-# compilers: the later toolchains then find their compiles in ccache.
+# with the expect cells. A cross compiler's column (aarch64-linux-gnu-gcc:bfd)
+# runs its programs under RUN; a lab that sets LAB.native-only to a reason is
+# left out of such a column with that reason, or only its rows listed in
+# LAB.native-only-rows are. Listed so that the first two jobs use different
+# compilers: the later toolchains then find their compiles in ccache. The
+# aarch64 column is asked for by name (TOOLCHAINS="... aarch64-linux-gnu-gcc:bfd",
+# README.md): make deps does not install the cross tools, and check-upgrade
+# passes this list to a root that lacks them.
 TOOLCHAINS ?= gcc:bfd clang:lld gcc:gold clang:bfd gcc:lld
 tc_targets = $(foreach t,$1,tc-facts/$(subst :,+,$t))
 # The toolchain this make was started with builds where the labs always do,
@@ -195,7 +224,7 @@ $(B)/toolchains/expect.tsv: $(MAKEFILE_LIST) $(foreach l,$(LABS),$(wildcard $l/r
 	@mkdir -p $(@D)
 	$(Q){ $(foreach e,$(call check_entries,$(LABS)),$(call expect_line,$e)) } > $@
 tc-facts/%: FORCE
-	+$(Q)$(SCRIPTS)/toolchain-facts $(subst +,:,$*) $(B)/toolchains/$* $(call tc_build,$*) $(foreach l,$(or $(LAB),$(LABS)),$l='$(or $($l.check),$l EVIDENCE=1)')
+	+$(Q)$(SCRIPTS)/toolchain-facts $(subst +,:,$*) $(B)/toolchains/$* $(call tc_build,$*) $(foreach l,$(or $(LAB),$(LABS)),$(call shq,$l=$(or $($l.check),$l EVIDENCE=1)$(if $($l.native-only),|$($l.native-only)|$($l.native-only-rows)|$(filter-out $($l.native-only-rows),$($l.rows)))))
 
 check-toolchains: $(call tc_targets,$(TOOLCHAINS)) $(B)/toolchains/expect.tsv
 	$(Q)$(SCRIPTS)/toolchain-table $(B)/toolchains/expect.tsv $(B)/toolchains $(TOOLCHAINS)

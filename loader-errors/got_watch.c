@@ -1,8 +1,9 @@
-/* Watch this executable's own GOT slot for got_target() (its R_X86_64_JUMP_SLOT
- * relocation) before and after the first call, and the protection of the
- * page that holds it. Under -z lazy the slot first points back into the
- * executable's PLT (the resolver runs on the first call); under -z now the
- * loader filled it before main, and full RELRO made the page read-only.
+/* Watch this executable's own GOT slot for got_target() (its JUMP_SLOT
+ * relocation: R_X86_64_JUMP_SLOT, R_AARCH64_JUMP_SLOT) before and after the
+ * first call, and the protection of the page that holds it. Under -z lazy
+ * the slot first points back into the executable's PLT (the resolver runs on
+ * the first call); under -z now the loader filled it before main, and full
+ * RELRO made the page read-only.
  * Prints run-time addresses and the module each one falls in (dladdr). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -10,8 +11,13 @@
 #include <link.h>
 #include <stdio.h>
 #include <string.h>
-#if !defined(__x86_64__)
-#error "got_watch reads x86-64 relocations"
+/* The one relocation type this reads is the target's. */
+#if defined(__x86_64__)
+#define JUMP_SLOT R_X86_64_JUMP_SLOT
+#elif defined(__aarch64__)
+#define JUMP_SLOT R_AARCH64_JUMP_SLOT
+#else
+#error "got_watch.c: no JUMP_SLOT relocation type known for this target (add it here)"
 #endif
 
 int got_target(int);
@@ -50,7 +56,7 @@ static void **jump_slot(const char *name)
 	const ElfW(Sym) *sym = (const ElfW(Sym) *)RUNTIME(symtab);
 	const char *str = (const char *)RUNTIME(strtab);
 	for (size_t i = 0; jmprel && i < relsz / sizeof *rel; i++)
-		if (ELF64_R_TYPE(rel[i].r_info) == R_X86_64_JUMP_SLOT &&
+		if (ELF64_R_TYPE(rel[i].r_info) == JUMP_SLOT &&
 		    strcmp(str + sym[ELF64_R_SYM(rel[i].r_info)].st_name, name) == 0)
 			return (void **)(base + rel[i].r_offset);
 	return NULL;

@@ -75,7 +75,7 @@ $(B)/$1/%/app: $(B)/$1/%/app.o $(B)/$1/%/libverbs_static.a $(B)/$1/%/libcollecti
 
 # preload=<file>: the row's own file (in its directory) preloaded, the way
 # an engineer forces "the system copy" in; every other row runs without.
-$1.run-app = env -u LD_LIBRARY_PATH -u LD_PRELOAD $$(if $$($1.$$1.preload),LD_PRELOAD=$(B_ABS)/$1/$$1/$$($1.$$1.preload)) $(B)/$1/$$1/app
+$1.run-app = env -u LD_LIBRARY_PATH -u LD_PRELOAD $$(if $$($1.$$1.preload),LD_PRELOAD=$(B_ABS)/$1/$$1/$$($1.$$1.preload)) $$(RUN) $(B)/$1/$$1/app
 $1.evidence-vx = $(SCRIPTS)/evidence $$(if $$($1.$$1.preload),--preload $(B_ABS)/$1/$$1/$$($1.$$1.preload)) vx_ $(B)/$1/$$1/app $(B)/$1/$$1/libverbs_shared.so $(B)/$1/$$1/libcollective.so
 endef
 # Files a row's set cell names (so-map=, the objects of ctor=exe, host=,

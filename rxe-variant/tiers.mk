@@ -28,6 +28,10 @@ rxe.goldens := rxe:RXE_TIER=emulated rxe-vm:RXE_TIER=vm
 RXE_VM_CACHE ?= $(abspath $(RXE_B))/vm-cache
 export RXE_VM_CACHE
 rxe.check = evidence-rxe RXE_TIER=emulated
+# Not in a cross compiler's column (scripts/toolchain-facts says so there):
+# the rows link this machine's rdma-core, and every tier runs on this
+# machine's kernel (a seccomp sandbox, rdma_rxe, a VM of this architecture).
+rxe.native-only := the rxe rows link this machine's rdma-core and run on its kernel (seccomp sandbox, rdma_rxe, a VM of this architecture)
 
 HELP_LINES += "  make rxe          the incident on real rdma-core (ROW=<row>, RXE_TIER=emulated|kernel|vm)"
 HELP_LINES += "  make rxe-vm       the rxe rows inside a QEMU guest with a real soft-RoCE device"

@@ -119,6 +119,16 @@ rowdir() { echo "$BUILD/matrix/$1"; }
 	assert_output --partial '(SYMBOLIC)'
 }
 
+@test "D2-copyreloc-symbolic-pie: the PIE holds a COPY of the table exactly when the row splits (compiler-dependent)" {
+	run readelf -rW "$(rowdir D2-copyreloc-symbolic-pie)/app"
+	if [ "$(fact "$(M)" D2-copyreloc-symbolic-pie verdict)" = SPLIT ]; then
+		assert_output --regexp 'R_[A-Z0-9_]+_COPY +[0-9a-f]+ vx_table'
+	else
+		refute_output --regexp 'R_[A-Z0-9_]+_COPY '
+		assert_output --regexp 'R_[A-Z0-9_]+_GLOB_DAT +[0-9a-f]+ vx_table'
+	fi
+}
+
 @test "evidence A: the constructor's vx_register_device binds to the executable" {
 	run row "$(E)" A
 	assert_line --partial "LD_DEBUG: binding file libverbs_shared.so [0] to app [0]: normal symbol \`vx_register_device'"

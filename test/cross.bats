@@ -1,0 +1,133 @@
+#!/usr/bin/env bats
+# Cross builds: RUN, the prefix of every program a lab starts; the target's
+# binutils from the compiler; a cross compiler with nothing to run its
+# programs; the labs a cross column leaves out. Cheap: one row per lab, fake
+# compilers that wrap gcc, and one real aarch64 row where the cross tools are
+# installed (make check-toolchains TOOLCHAINS="gcc:bfd aarch64-linux-gnu-gcc:bfd"
+# is the full column).
+load helpers
+
+# The labs whose rows run programs under RUN (rxe is native-only, see below).
+LABS_RUN="matrix fixes scope-capture route-b archive-order loader-errors"
+
+# fake_cc NAME MACHINE: a compiler NAME in $BATS_TEST_TMPDIR/bin that is gcc,
+# except that -dumpmachine says MACHINE and -print-prog-name=T says /fake/T.
+fake_cc() {
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	cat > "$BATS_TEST_TMPDIR/bin/$1" <<-EOF
+	#!/bin/sh
+	case "\$1" in
+	-dumpmachine) echo $2; exit 0 ;;
+	-print-prog-name=*) echo "/fake/\${1#-print-prog-name=}"; exit 0 ;;
+	esac
+	exec gcc "\$@"
+	EOF
+	chmod +x "$BATS_TEST_TMPDIR/bin/$1"
+}
+
+# first_run_row LAB: the first row whose directory holds a program.
+first_run_row() { local r; for r in $(table_rows "$1"); do [ -x "$BUILD/$1/$r/app" ] && { echo "$r"; return; }; done; }
+
+@test "RUN: every lab's run and evidence start the row's programs through it, and only those" {
+	log=$BATS_TEST_TMPDIR/ran
+	printf '#!/bin/sh\nprintf "%%s\\n" "$(cd "$(dirname "$1")" && pwd)/${1##*/}" >> %s\nexec "$@"\n' "$log" > "$BATS_TEST_TMPDIR/runner"
+	chmod +x "$BATS_TEST_TMPDIR/runner"
+	for lab in $LABS_RUN; do
+		r=$(first_run_row "$lab"); [ -n "$r" ] || fail "$lab: no row with a program in $BUILD/$lab (build the labs first)"
+		: > "$log"
+		make -s -C "$TOP" --no-print-directory "$lab" ROW="$r" EVIDENCE=1 RUN="$BATS_TEST_TMPDIR/runner" > "$BATS_TEST_TMPDIR/out"
+		dir=$(cd "$BUILD/$lab/$r" && pwd)
+		grep -qxF "$dir/app" "$log" || fail "$lab:$r: $dir/app was not started through RUN (ran: $(sort -u "$log" | tr '\n' ' '))"
+		others=$(grep -vF "$dir/" "$log" | sort -u) || true
+		[ -z "$others" ] || fail "$lab:$r: RUN started something outside the row: $others"
+		# the runner is transparent: the row's verdict is its expect cell's
+		assert_equal "$lab:$r $(fact "$BATS_TEST_TMPDIR/out" "$r" verdict)" "$lab:$r $(expect_verdict "$lab" "$r")"
+	done
+}
+
+@test "RUN: a runner that runs nothing leaves no row its verdict (no program starts around it)" {
+	for lab in $LABS_RUN; do
+		r=$(first_run_row "$lab")
+		make -s -C "$TOP" --no-print-directory "$lab" ROW="$r" RUN=false > "$BATS_TEST_TMPDIR/out"
+		v=$(fact "$BATS_TEST_TMPDIR/out" "$r" verdict)
+		[ "$v" != "$(expect_verdict "$lab" "$r")" ] || fail "$lab:$r: verdict $v although RUN=false ran nothing"
+	done
+}
+
+@test "binutils: AR, NM, OBJCOPY, OBJDUMP and READELF are the compiler's (-print-prog-name), also for the scripts" {
+	fake_cc fakecc "$(gcc -dumpmachine)"
+	run env PATH="$BATS_TEST_TMPDIR/bin:$PATH" make -s -C "$TOP" --no-print-directory CC=fakecc \
+		--eval 'probe-binutils: ; @echo $(AR) $(NM) $(OBJCOPY) $(OBJDUMP) $(READELF) "$$LAB_AR $$LAB_NM $$LAB_OBJDUMP $$LAB_READELF"' probe-binutils
+	assert_success
+	assert_output '/fake/ar /fake/nm /fake/objcopy /fake/objdump /fake/readelf /fake/ar /fake/nm /fake/objdump /fake/readelf'
+	# NM= on the command line wins
+	run env PATH="$BATS_TEST_TMPDIR/bin:$PATH" make -s -C "$TOP" --no-print-directory CC=fakecc NM=mynm --eval 'probe-nm: ; @echo $(NM)' probe-nm
+	assert_output mynm
+}
+
+@test "a cross compiler with no emulator: one line naming what is missing, before any job; check-toolchains lists it skipped" {
+	fake_cc fakecross sparc99-unknown-linux-gnu
+	export PATH="$BATS_TEST_TMPDIR/bin:$PATH"
+	run "$TOP/scripts/toolchain" --check fakecross bfd
+	assert_failure 3
+	assert_output "toolchain: fakecross builds for sparc99, this machine is $(uname -m): its programs need qemu-sparc99-static (Debian: qemu-user-static) or RUN=<runner>"
+	run make -s -C "$TOP" --no-print-directory matrix CC=fakecross
+	assert_failure 2
+	assert_line --index 0 --partial "its programs need qemu-sparc99-static"
+	"$TOP/scripts/toolchain-facts" fakecross:bfd "$BATS_TEST_TMPDIR/tc/fakecross+bfd" "$BATS_TEST_TMPDIR/tc/build" matrix=matrix
+	printf 'matrix:A\tno-split collective:2,app:2\tx\n' > "$BATS_TEST_TMPDIR/expect.tsv"
+	run "$TOP/scripts/toolchain-table" "$BATS_TEST_TMPDIR/expect.tsv" "$BATS_TEST_TMPDIR/tc" fakecross:bfd
+	assert_line "skipped: fakecross:bfd -- fakecross builds for sparc99, this machine is $(uname -m): its programs need qemu-sparc99-static (Debian: qemu-user-static) or RUN=<runner>"
+	# RUN= names another runner: the toolchain can be used
+	RUN=true run "$TOP/scripts/toolchain" --check fakecross bfd
+	assert_success
+}
+
+@test "a cross column leaves a native-only lab out with its reason, and the table shows it so, not as a failure" {
+	fake_cc fakecross sparc99-unknown-linux-gnu
+	PATH="$BATS_TEST_TMPDIR/bin:$PATH" RUN=true "$TOP/scripts/toolchain-facts" fakecross:bfd "$BATS_TEST_TMPDIR/tc/fakecross+bfd" \
+		"$BATS_TEST_TMPDIR/tc/build" 'rxe=evidence-rxe|needs this machine||'
+	run grep -v '^toolchain ' "$BATS_TEST_TMPDIR/tc/fakecross+bfd/facts"
+	assert_output 'rxe:* skipped natively only (sparc99 is not this machine): needs this machine'
+	# a lab with native-only rows: those rows are "-" with the reason, the others are checked
+	mkdir -p "$BATS_TEST_TMPDIR/tc/gcc+bfd"
+	printf '%s\n' 'toolchain cc: gcc 12' 'matrix:A verdict=no-split consumers=collective:2,app:2' 'matrix:B verdict=SPLIT' > "$BATS_TEST_TMPDIR/tc/gcc+bfd/facts"
+	printf '%s\n' 'toolchain cc: x' 'matrix:A verdict=no-split consumers=collective:2,app:2' 'matrix:B skipped natively only (sparc99 is not this machine): why' \
+		'rxe:* skipped natively only (sparc99 is not this machine): needs this machine' > "$BATS_TEST_TMPDIR/tc/fakecross+bfd/facts"
+	printf 'matrix:A\tno-split\tx\nmatrix:B\tSPLIT\tx\n' > "$BATS_TEST_TMPDIR/expect.tsv"
+	run "$TOP/scripts/toolchain-table" "$BATS_TEST_TMPDIR/expect.tsv" "$BATS_TEST_TMPDIR/tc" gcc:bfd fakecross:bfd
+	assert_success
+	assert_line --regexp '^matrix:B +SPLIT +SPLIT +- *$'
+	assert_line 'skipped: fakecross:bfd matrix:B -- natively only (sparc99 is not this machine): why'
+	assert_line 'skipped: fakecross:bfd rxe:* -- natively only (sparc99 is not this machine): needs this machine'
+	# without the skip line the row is missing, and that fails
+	sed -i '/^matrix:B skipped/d' "$BATS_TEST_TMPDIR/tc/fakecross+bfd/facts"
+	run "$TOP/scripts/toolchain-table" "$BATS_TEST_TMPDIR/expect.tsv" "$BATS_TEST_TMPDIR/tc" gcc:bfd fakecross:bfd
+	assert_failure 1
+	assert_line 'unexpected: matrix:B under fakecross:bfd: missing, expected SPLIT'
+}
+
+@test "aarch64: a matrix row built by the cross compiler runs under qemu, and its evidence counts aarch64 relocations" {
+	command -v aarch64-linux-gnu-gcc >/dev/null || skip "no aarch64-linux-gnu-gcc (Debian: gcc-aarch64-linux-gnu libc6-dev-arm64-cross)"
+	command -v qemu-aarch64-static >/dev/null || skip "no qemu-aarch64-static (Debian: qemu-user-static)"
+	run make -s -C "$TOP" --no-print-directory B="$BATS_FILE_TMPDIR/a64" CC=aarch64-linux-gnu-gcc matrix ROW=A EVIDENCE=1
+	assert_success
+	assert_line --regexp '^toolchain: target: aarch64-linux-gnu, programs run by: qemu-aarch64-static -L /'
+	echo "$output" > "$BATS_TEST_TMPDIR/out"
+	assert_equal "$(fact "$BATS_TEST_TMPDIR/out" A verdict)" "$(expect_verdict matrix A)"
+	# R_AARCH64_JUMP_SLOT counted by its suffix: row A keeps the .so's calls to its own exports preemptible
+	assert_line --regexp 'libverbs_shared.so: own-export relocations=JUMP_SLOT:[1-9]'
+	run readelf -h "$BATS_FILE_TMPDIR/a64/matrix/A/app"
+	assert_line --regexp 'Machine: +AArch64'
+}
+
+@test "aarch64: make diagrams draws a loader row from the emulated interpreter's own ld.so --list" {
+	command -v aarch64-linux-gnu-gcc >/dev/null || skip "no aarch64-linux-gnu-gcc (Debian: gcc-aarch64-linux-gnu libc6-dev-arm64-cross)"
+	command -v qemu-aarch64-static >/dev/null || skip "no qemu-aarch64-static (Debian: qemu-user-static)"
+	command -v dot >/dev/null || skip "no dot (Debian: graphviz)"
+	run make -s -C "$TOP" --no-print-directory B="$BATS_FILE_TMPDIR/a64" CC=aarch64-linux-gnu-gcc diagrams LAB=loader-errors ROW=version-not-found
+	assert_success
+	# where libv.so.1 resolved is the loader's record, not "never looked up"
+	run grep -c 'ld.so &#45;&#45;list: lib/libv.so.1' "$BATS_FILE_TMPDIR/a64/diagrams/loader-errors/version-not-found.svg"
+	assert_output 1
+}
