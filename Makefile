@@ -48,29 +48,33 @@ LD := bfd
 endif
 override LD := $(patsubst ld.%,%,$(patsubst ld,bfd,$(LD)))
 SCRIPTS := scripts
+# The unit separator: stands for a blank inside a word make passes around.
+us := $(shell printf '\037')
 V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
 # Goals that build nothing need no compiler; every other one checks CC and
 # LD once, here, so a bad CC= is one line before any job starts.
 NO_CC_GOALS := help clean deps labs
 ifneq ($(filter-out $(NO_CC_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
-ifneq ($(shell $(SCRIPTS)/toolchain --check '$(CC)' '$(LD)' 2>&1 >/dev/null),)
-$(error $(shell $(SCRIPTS)/toolchain --check '$(CC)' '$(LD)' 2>&1))
+# One call (scripts/toolchain --make): the check, then RUN and the binutils.
+tc_words := $(shell $(SCRIPTS)/toolchain --make '$(CC)' '$(LD)' 2>&1)
+ifneq ($(.SHELLSTATUS),0)
+$(error $(tc_words))
 endif
+$(foreach a,$(tc_words),$(eval $(subst $(us), ,$a)))
 # RUN: the prefix of every program a lab starts. Empty when CC builds for
 # this machine; for a cross compiler (-dumpmachine names another
 # architecture) the target's emulator with the cross C library's root,
 # qemu-aarch64-static -L /usr/aarch64-linux-gnu on Debian (scripts/toolchain
-# --run derives both from CC). RUN=<prefix> overrides it.
+# derives both from CC). RUN=<prefix> overrides it.
 ifeq ($(origin RUN),undefined)
-RUN := $(shell $(SCRIPTS)/toolchain --run '$(CC)')
+RUN := $(tc.run)
 endif
 # The target's binutils, from the compiler (-print-prog-name): the host's
 # nm, objcopy and objdump cannot read another architecture's objects.
 # Natively these are the bare names, as before. AR=, NM= ... override them.
-binutils_paths := $(shell for t in ar nm objcopy objdump readelf; do '$(CC)' -print-prog-name=$$t; done)
-binutil = $(if $(filter default undefined,$(origin $1)),$(eval $1 := $(word $2,$(binutils_paths))))
-$(call binutil,AR,1)$(call binutil,NM,2)$(call binutil,OBJCOPY,3)$(call binutil,OBJDUMP,4)$(call binutil,READELF,5)
+binutil = $(if $(filter default undefined,$(origin $1)),$(eval $1 := $(or $(tc.$2),$2)))
+$(call binutil,AR,ar)$(call binutil,NM,nm)$(call binutil,OBJCOPY,objcopy)$(call binutil,OBJDUMP,objdump)$(call binutil,READELF,readelf)
 endif
 RUN ?=
 # The scripts the labs call read them as LAB_RUN, LAB_READELF ...: names of
@@ -120,7 +124,6 @@ DEPS_PACKAGES := gcc binutils binutils-gold|binutils make bats bats-assert bats-
 
 # shq: quote a make value for a single-quoted shell word.
 shq = '$(subst ','\'',$1)'
-us := $(shell printf '\037')
 # read_table LAB,TABLE: the table's rows as make variables LAB.rows and
 # LAB.<row>.<key> (scripts/rows2mk), read at parse time, so nothing is
 # written (make -n writes nothing); a table it cannot read stops make.
