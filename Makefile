@@ -331,7 +331,8 @@ help:
 	@echo "  make bench        time a clean build + run of the matrix, and of check-toolchains"
 	@echo "  make clean        remove what the suite built in $(B)/"
 	@echo "  every lab: ROW=<id> one row, EVIDENCE=1 the facts under each row, make evidence-<lab>"
-	@echo "  variables: CC=gcc|clang  LD=bfd|gold|lld  V=1 (show commands)  B=<build dir>  JOBS=<n> (default: all cores)"
+	@echo "  variables: CC=gcc|clang|aarch64-linux-gnu-gcc  LD=bfd|gold|lld  V=1 (show commands)  B=<build dir>  JOBS=<n> (default: all cores)"
+	@echo "             RUN=<prefix> for every program a lab starts (a cross CC: its qemu-<arch>-static)"
 
 # make labs: the labs, one a line (the tests iterate over them).
 labs:
