@@ -130,13 +130,21 @@ for f in json.load(open(sys.argv[1]))["findings"]:
 	assert_success
 	lines_of=$(printf '%s\n' "${lines[@]}" | awk '$2 == "scan-vs-symsplit" && $3 != "families"')
 	[ -n "$lines_of" ] || fail "no family compared"
+	copy_rows=$(ss_rows COPY)
 	while read -r _ _ fam word _ nscan _ nss _; do
 		group=$(awk -F' *[|] *' -v f="$fam" '!/^#/ && $1 == f { print $2 }' "$TOP/survey/symsplit-families")
 		assert_equal "$nscan" "$(awk -v f="$fam" '$1 == f' "$RUN/copies" | wc -l)"
-		got=$(ss_rows COPY | awk -v g="$group" '{ i = index($0, " " g " in "); s = substr($0, i + length(g) + 5) }
-			i && s ~ /^[0-9]+ copies:/ { print s + 0; exit }')
+		got=$(awk -v g="$group" '{ i = index($0, " " g " in "); s = substr($0, i + length(g) + 5) }
+			i && s ~ /^[0-9]+ copies:/ { print s + 0; exit }' <<< "$copy_rows")
 		[ "$group" = - ] && got=- || got=${got:-<2}
 		assert_equal "$nss" "$got"
+		[ "$word" = agree ] || continue
+		# agree: the same modules, by the name symsplit prints (SONAME, else the file name)
+		scan_mods=$(awk -v f="$fam" '$1 == f { print $3 }' "$RUN/copies" | while read -r p; do
+			n=$(readelf -dW "$p" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p'); echo "${n:-$(basename "$p")}"; done | sort | tr '\n' ' ')
+		ss_mods=$(awk -v g="$group" 'index($0, " " g " in ") { sub(/.* in [0-9]+ copies: /, ""); sub(/; each copy.*/, ""); print; exit }' <<< "$copy_rows" |
+			grep -oE '(^|, )[^ ,]+ \(' | sed -E 's/^, //; s/ \($//' | sort | tr '\n' ' ')
+		assert_equal "$ss_mods" "$scan_mods"
 	done <<< "$lines_of"
 	# every family the scan counts twice is compared
 	for fam in $(awk '{ n[$1]++ } END { for (f in n) if (n[f] >= 2) print f }' "$RUN/copies"); do
