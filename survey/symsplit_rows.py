@@ -47,8 +47,8 @@ def load(run, groups):
              counts=dict.fromkeys(VERDICTS, 0))
     try:
         doc = json.load(open(os.path.join(run, 'symsplit.json')))
-    except (OSError, ValueError):
-        return s
+    except (OSError, ValueError) as e:
+        raise SystemExit(f'report: {run}: symsplit wrote no JSON to read (exit {s["status"]}): {e}')
     for f in doc.get('findings', []):
         v = f['verdict']
         if v not in VERDICTS:
@@ -57,13 +57,16 @@ def load(run, groups):
         if v == 'LATENT':
             m = re.search(r'if (\S+) were opened RTLD_GLOBAL', f['why'])
             s['latent'].append(dict(symbol=f['symbol'], sev=f['sev'], promoted=m.group(1) if m else '-',
-                                    binder=f.get('binder', '-'), defs={f.get('binds'), f.get('live_copy')}))
-        elif v == 'COPY' and f['symbol'] in groups:
-            m = re.search(r' in \d+ copies: (.*?); each copy', f['why'])
-            s['groups'][f['symbol']] = copy_list(m.group(1) if m else '')
+                                    binder=f.get('binder', '-')))
         elif v == 'COPY':
-            m = re.search(r' in \d+ live copies: (.*?); each copy', f['why'])
-            s['names'][f['symbol']] = re.findall(r'(\S+) \(bound by', m.group(1) if m else '')
+            group = f['symbol'] in groups
+            m = re.search(r' in \d+ copies: (.*?); each copy' if group else r' in \d+ live copies: (.*?); each copy', f['why'])
+            if not m:
+                raise SystemExit(f'report: {run}: symsplit\'s COPY row for {f["symbol"]} lists no copies: {f["why"][:100]}')
+            if group:
+                s['groups'][f['symbol']] = copy_list(m.group(1))
+            else:
+                s['names'][f['symbol']] = re.findall(r'(\S+) \(bound by', m.group(1))
     return s
 
 
