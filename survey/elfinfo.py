@@ -5,7 +5,7 @@ import mmap
 import struct
 
 SHT_SYMTAB, SHT_RELA, SHT_DYNAMIC, SHT_DYNSYM = 2, 4, 6, 11
-DT_SYMBOLIC, DT_FLAGS, DT_FLAGS_1 = 16, 30, 0x6FFFFFFB
+DT_SONAME, DT_SYMBOLIC, DT_FLAGS, DT_FLAGS_1 = 14, 16, 30, 0x6FFFFFFB
 DF_SYMBOLIC = 0x2
 STB_NAMES = {0: 'LOCAL', 1: 'GLOBAL', 2: 'WEAK', 10: 'UNIQUE'}
 STT_FUNC, STT_OBJECT = 2, 1
@@ -70,6 +70,16 @@ class Elf:
             if s[1] == SHT_DYNAMIC:
                 return [e for e in struct.iter_unpack('<qQ', self.data[s[4]:s[4] + s[5]]) if e[0] != 0]
         return []
+
+    def soname(self):
+        """DT_SONAME, or None: the name ld.so (and symsplit) knows a library by."""
+        for s in self.sections:
+            if s[1] == SHT_DYNAMIC:
+                strtab = self._strtab(s[6])
+                for tag, value in self.dynamic():
+                    if tag == DT_SONAME:
+                        return self._name(strtab, value)
+        return None
 
     def dynrelocs(self):
         """(type, dynsym) of every dynamic relocation that names a symbol."""

@@ -46,12 +46,15 @@ endef
 $(eval $(call survey_install,full,$(SURVEY_SRC)))
 $(eval $(call survey_install,subset,$(SURVEY_SRC)/subset))
 
-# survey_measure RUN,EXE,UNITS,DRIVER: survey/measure in survey/private.
+# survey_measure RUN,EXE,UNITS,DRIVER,HOST: survey/measure in survey/private,
+# symsplit (built by `make symsplit`, a prerequisite of the targets below)
+# run on the saved maps with `--host HOST`.
 survey_measure = mkdir -p $(SURVEY_B)/$1 $(SURVEY_B)/home $(SURVEY_B)/tmp && printf '%s\n' $3 > $(SURVEY_B)/$1/units && \
-	$(SURVEY_SRC)/private $(SURVEY_B)/$1/leftovers -- $(SURVEY_ENV) $(SURVEY_SRC)/measure $(SURVEY_B)/$1 $2 $3 -- $4
+	$(SURVEY_SRC)/private $(SURVEY_B)/$1/leftovers -- $(SURVEY_ENV) $(SURVEY_SRC)/measure \
+	--symsplit $(abspath $(SYMSPLIT)) --host $5 $(SURVEY_B)/$1 $2 $3 -- $4
 survey_node_measure = echo $(SURVEY_B)/$2 > $(SURVEY_B)/$1/prefix && \
-	$(call survey_measure,$1,$$(command -v $(SURVEY_NODE)),$3,$(SURVEY_NODE) $(SURVEY_SRC)/coload.js --prefix $(SURVEY_B)/$2)
-survey_report = $(SURVEY_SRC)/report $1 $(SURVEY_SRC)/addons
+	$(call survey_measure,$1,$$(command -v $(SURVEY_NODE)),$3,$(SURVEY_NODE) $(SURVEY_SRC)/coload.js --prefix $(SURVEY_B)/$2,node)
+survey_report = $(SURVEY_SRC)/report $1 $(SURVEY_SRC)/addons $(SURVEY_SRC)/symsplit-families
 SURVEY_RUNS := node=$(SURVEY_B)/run-node python=$(SURVEY_B)/run-python
 
 # The subset install joins the parallel prerequisite build of make test.
@@ -59,10 +62,10 @@ TEST_PREREQS += $(SURVEY_B)/subset/installed
 
 # make survey: install, measure both processes, print the table, then the
 # stable facts against expected/survey.txt (exit 1 on a difference).
-survey: $(SURVEY_B)/full/installed
+survey: $(SURVEY_B)/full/installed symsplit
 	$(Q)$(SCRIPTS)/deps $(SURVEY_DEBS)
 	$(Q)mkdir -p $(SURVEY_B)/run-node && $(call survey_node_measure,run-node,full,$(SURVEY_NODE_UNITS))
-	$(Q)$(call survey_measure,run-python,$(SURVEY_PYTHON),$(SURVEY_PYTHON_UNITS),$(SURVEY_PYTHON) -B $(SURVEY_SRC)/coload.py)
+	$(Q)$(call survey_measure,run-python,$(SURVEY_PYTHON),$(SURVEY_PYTHON_UNITS),$(SURVEY_PYTHON) -B $(SURVEY_SRC)/coload.py,python)
 	$(Q)$(call survey_report,) $(SURVEY_RUNS)
 	$(Q)echo "## leftovers outside the build directory: install $$(cat $(SURVEY_B)/full/leftovers), node $$(cat $(SURVEY_B)/run-node/leftovers), python $$(cat $(SURVEY_B)/run-python/leftovers)"
 	$(Q)echo "## last npm ci: $$(cat $(SURVEY_B)/full/install-seconds) s; versions: node $$($(SURVEY_NODE) --version), npm $$($(SURVEY_ENV) npm --version), python $$($(SURVEY_PYTHON) -c 'import platform; print(platform.python_version())')"
@@ -70,7 +73,7 @@ survey: $(SURVEY_B)/full/installed
 	$(Q)diff -u expected/survey.txt $(SURVEY_B)/facts.txt && echo "## stable facts: same as expected/survey.txt"
 
 # The subset `make test` measures (survey/addons, column subset).
-survey-subset: $(SURVEY_B)/subset/installed
+survey-subset: $(SURVEY_B)/subset/installed symsplit
 	$(Q)mkdir -p $(SURVEY_B)/run-subset && $(call survey_node_measure,run-subset,subset,$(SURVEY_SUBSET_UNITS))
 	$(Q)$(call survey_report,) subset=$(SURVEY_B)/run-subset
 

@@ -90,6 +90,78 @@ subset_units() {
 	done < "$RUN/census"
 }
 
+# ss_rows VERDICT: symsplit's rows of that verdict in the subset run, one a
+# line: symbol, severity, the definition it binds, the copy left live, WHY.
+ss_rows() {
+	python3 -c 'import json, sys
+for f in json.load(open(sys.argv[1]))["findings"]:
+    if f["verdict"] == sys.argv[2]:
+        print(f["symbol"], f["sev"], f.get("binds", "-"), f.get("live_copy", "-"), f["why"].replace("\n", " "))' "$RUN/symsplit.json" "$1"
+}
+
+@test "survey: symsplit on the subset process's maps exits 0 with no SPLIT row" {
+	assert_equal "$(cat "$RUN/symsplit.status")" 0
+	run awk '$1 == "SPLIT"' "$RUN/symsplit"
+	assert_output ""
+	assert_equal "$(ss_rows SPLIT | wc -l)" 0
+	grep -q '^# symsplit: 1 image(s), 0 split(s)' "$RUN/symsplit" || fail "summary: $(grep '^# symsplit' "$RUN/symsplit")"
+}
+
+@test "survey: symsplit calls the vtable collision LATENT high, promoting one definer, the promotion the probe saw crash" {
+	n=0
+	while read -r _ name _ defs; do
+		want=$(printf '%s\n' $defs | sort | tr '\n' ' ')
+		while read -r sym sev binds live why; do
+			[ "$sym" = "$name" ] && [ "$sev" = high ] || continue
+			# the two definitions are the two modules the loader saw define it
+			assert_equal "$(printf '%s\n' "$binds" "$live" | sort | tr '\n' ' ')" "$want"
+			[[ "$why" == *"if "*" were opened RTLD_GLOBAL"* ]] || fail "no promotion named: $why"
+			# promoting a unit rebinds the other definer's references, and node crashed
+			awk -v m="in=.*$(basename "$live")" '{ sub(/exit=/, "", $3) } $3 >= 128 && $0 ~ m { f = 1 } END { exit !f }' "$RUN/probe" ||
+				fail "no crashing promotion rebinds $(basename "$live")"
+			n=$((n + 1))
+		done < <(ss_rows LATENT)
+	done < <(awk '$1 == "collision" && $2 ~ /^_ZTV/' "$RUN/bound")
+	[ "$n" -ge 1 ] || fail "no LATENT high row for a colliding vtable"
+}
+
+@test "survey: the scan-against-symsplit facts count what the scan and symsplit wrote" {
+	run "$TOP/survey/report" --facts "$TOP/survey/addons" "$TOP/survey/symsplit-families" subset="$RUN"
+	assert_success
+	lines_of=$(printf '%s\n' "${lines[@]}" | awk '$2 == "scan-vs-symsplit" && $3 != "families"')
+	[ -n "$lines_of" ] || fail "no family compared"
+	copy_rows=$(ss_rows COPY)
+	while read -r _ _ fam word _ nscan _ nss _; do
+		group=$(awk -F' *[|] *' -v f="$fam" '!/^#/ && $1 == f { print $2 }' "$TOP/survey/symsplit-families")
+		assert_equal "$nscan" "$(awk -v f="$fam" '$1 == f' "$RUN/copies" | wc -l)"
+		got=$(awk -v g="$group" '{ i = index($0, " " g " in "); s = substr($0, i + length(g) + 5) }
+			i && s ~ /^[0-9]+ copies:/ { print s + 0; exit }' <<< "$copy_rows")
+		[ "$group" = - ] && got=- || got=${got:-<2}
+		assert_equal "$nss" "$got"
+		[ "$word" = agree ] || continue
+		# agree: the same modules, by the name symsplit prints (SONAME, else the file name)
+		scan_mods=$(awk -v f="$fam" '$1 == f { print $3 }' "$RUN/copies" | while read -r p; do
+			n=$(readelf -dW "$p" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p'); echo "${n:-$(basename "$p")}"; done | sort | tr '\n' ' ')
+		ss_mods=$(awk -v g="$group" 'index($0, " " g " in ") { sub(/.* in [0-9]+ copies: /, ""); sub(/; each copy.*/, ""); print; exit }' <<< "$copy_rows" |
+			grep -oE '(^|, )[^ ,]+ \(' | sed -E 's/^, //; s/ \($//' | sort | tr '\n' ' ')
+		assert_equal "$ss_mods" "$scan_mods"
+	done <<< "$lines_of"
+	# every family the scan counts twice is compared
+	for fam in $(awk '{ n[$1]++ } END { for (f in n) if (n[f] >= 2) print f }' "$RUN/copies"); do
+		grep -q " scan-vs-symsplit $fam " <<< "$lines_of" || fail "$fam: in the scan twice, not compared"
+	done
+}
+
+@test "survey: the family mapping names every family of the scan and every group of symsplit" {
+	map=$TOP/survey/symsplit-families
+	for f in $(grep -v '^#' "$TOP/survey/fingerprints" | cut -d'|' -f1 | tr -d ' ' | sort -u); do
+		awk -F' *[|] *' -v f="$f" '!/^#/ && $1 == f { ok = 1 } END { exit !ok }' "$map" || fail "scan family $f not mapped"
+	done
+	while read -r g; do
+		awk -F' *[|] *' -v g="$g" '!/^#/ && $2 == g { ok = 1 } END { exit !ok }' "$map" || fail "symsplit group '$g' not mapped"
+	done < <(sed -n 's/^    { "\([^"]*\)", ".*/\1/p' "$TOP/tools/symsplit/copies.c" | sort -u)
+}
+
 @test "survey: nothing was written outside the build directory" {
 	for f in "$BUILD/survey/subset/leftovers" "$RUN/leftovers"; do
 		grep -q '^not checked' "$f" && skip "$(cat "$f")"
