@@ -223,6 +223,27 @@ bad_input() {   # file: one line on stderr naming it, exit 2
     refute_line --partial COPY
 }
 
+@test "symsplit: a copy of libc++ is named libc++ although it defines libstdc++'s __cxa_throw too (Chromium's std::Cr)" {
+    d=$FX/copies
+    run ss --dlopen "$d/crcxx1.so" --dlopen "$d/crcxx2.so" "$d/app"
+    assert_success
+    assert_line --regexp "^COPY +med +C\+\+ runtime +.*C\+\+ runtime in 2 copies: crcxx1.so \(hidden libc\+\+\), crcxx2.so \(hidden libc\+\+\)"
+    refute_output --partial 'libstdc++)'
+}
+
+@test "symsplit: a stripped allocator known by its messages alone is a copy, not a user of libc's malloc" {
+    d=$FX/copies
+    run ss --dlopen "$d/mimark.so" "$d/app"
+    assert_success
+    assert_line --regexp "^COPY +high +allocator +.*allocator in 2 copies: libc.so.6 \(exported glibc malloc\), mimark.so \(embedded mimalloc\)"
+    # a module with only zlib's strings that links an exported zlib is still
+    # that zlib's user: two copies (plugz1.so, which zuser.so links, and
+    # plugz2.so), zuser.so not among them
+    run ss --dlopen "$d/zuser.so" --dlopen "$d/plugz2.so" "$d/app"
+    assert_success
+    assert_line --regexp "^COPY +low +zlib +.*zlib in 2 copies: plugz1.so \\(exported\\), plugz2.so \\(exported\\);"
+}
+
 # ---- issue 16: a live process, from what it has mapped ----
 @test "symsplit: --maps reads what a process mapped; the dlopen flags not seen there come from --dlopen" {
     bats_require_minimum_version 1.5.0

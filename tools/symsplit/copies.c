@@ -29,7 +29,10 @@ static const struct family F[] = {
     { "TLS", "BoringSSL", "BORINGSSL_self_test", "BORINGSSL_", "", "BoringSSL", "med", "RNG, error queues", NULL },
     { "TLS", "OpenSSL", "OPENSSL_init_crypto OpenSSL_version", "", "", "OpenSSL ", "med",
       "RNG, error queues, provider/engine registry", NULL },
-    { "TLS", "mbedTLS", "", "mbedtls_", "", "mbed TLS ", "med", "RNG and entropy state per context; debug hooks", NULL },
+    /* marker: the name its debug messages carry (a stripped copy keeps no
+     * "mbed TLS" version string: libonnxruntime's) */
+    { "TLS", "mbedTLS", "", "mbedtls_", "", "mbed TLS ", "med", "RNG and entropy state per context; debug hooks",
+      "mbedtls_ssl_handshake" },
     { "ICU", "ICU", "u_init u_getVersion", "u_init_ ucol_open_ ubrk_open_ u_getVersion_", "", "icudt", "med",
       "default locale, data and converter caches", NULL },
     { "OpenMP runtime", "libgomp", "GOMP_parallel GOMP_barrier", "", "", NULL, "med", "a thread pool", NULL },
@@ -45,18 +48,32 @@ static const struct family F[] = {
     { "libpng", "libpng", "png_create_read_struct png_get_libpng_ver", "", "", "libpng version ", "low",
       "no process-wide state", NULL },
     { "libpng", "spng", "spng_ctx_new", "", "", NULL, "low", "no process-wide state", NULL },
-    { "libwebp", "libwebp", "WebPGetDecoderVersion WebPDecode", "", "", NULL, "low", "no process-wide state", NULL },
-    { "harfbuzz", "harfbuzz", "hb_buffer_create hb_version_string", "", "", NULL, "low", "no process-wide state", NULL },
+    { "libwebp", "libwebp", "WebPGetDecoderVersion WebPDecode", "", "", NULL, "low", "no process-wide state",
+      "cannot parse filter header" },
+    /* marker: the environment variable it reads */
+    { "harfbuzz", "harfbuzz", "hb_buffer_create hb_version_string", "", "", NULL, "low", "no process-wide state",
+      "HB_SHAPER_LIST" },
+    /* marker: the environment variable it reads */
+    { "FreeType", "FreeType", "FT_Init_FreeType", "", "", NULL, "low", "no process-wide state (a handle per user)",
+      "FREETYPE_PROPERTIES" },
+    /* infix: also duckdb's renamed copies (duckdb_LZ4_..., duckdb_snappy::) */
+    { "lz4", "lz4", "", "", "LZ4_compress_default", NULL, "low", "no process-wide state", NULL },
+    { "snappy", "snappy", "", "", "snappy11RawCompress snappy10Uncompress", NULL, "low", "no process-wide state", NULL },
     { "expat", "expat", "XML_ParserCreate XML_ExpatVersion", "", "", "expat_", "low", "no process-wide state", NULL },
     { "allocator", "glibc malloc", "__libc_malloc", "", "", NULL, "high",
       "the heap: memory freed through another copy corrupts it", NULL },
     { "allocator", "jemalloc", "je_malloc je_mallocx mallocx", "", "je_a0malloc je_mallocx", NULL, "high",
       "the heap: memory freed through another copy corrupts it", "<jemalloc>" },
-    { "allocator", "mimalloc", "mi_malloc", "", "", NULL, "high", "the heap: memory freed through another copy corrupts it", NULL },
+    { "allocator", "mimalloc", "mi_malloc", "", "", NULL, "high", "the heap: memory freed through another copy corrupts it",
+      "mimalloc: " },
     { "allocator", "tcmalloc", "tc_malloc", "", "", NULL, "high", "the heap: memory freed through another copy corrupts it", NULL },
+    /* libc++ first: libc++abi defines libstdc++'s __cxa_ names too. Its
+     * inline namespace is std::__1, Chromium's std::Cr (wrtc.node, skia);
+     * libc++abi's own type and message prefix find a stripped copy. */
+    { "C++ runtime", "libc++", "", "_ZNSt3__1 _ZNSt2Cr", "16__shim_type_info", NULL, "med",
+      "exception runtime, locale, iostreams", "libc++abi: " },
     { "C++ runtime", "libstdc++", "__cxa_throw __cxa_get_globals", "", "", NULL, "med",
       "exception runtime, terminate handler, locale, iostreams", NULL },
-    { "C++ runtime", "libc++", "", "_ZNSt3__1", "", NULL, "med", "exception runtime, locale, iostreams", NULL },
 };
 #define NF (sizeof F / sizeof F[0])
 
@@ -136,15 +153,17 @@ void copies_free(void *p) { free(p); }
 static int rank(const char *sev) { return !strcmp(sev, "high") ? 2 : !strcmp(sev, "med"); }
 
 /* A module that only carries the library's strings (a version macro from
- * its headers) while it links against an exported copy is a user of it. */
+ * its headers) while it links against an exported copy of that same library
+ * is a user of it. The same variant, not only the same group: every module
+ * links libc, whose malloc is exported, and an embedded mimalloc is no user
+ * of it. */
 static int user_of(const struct image *im, int i, size_t g, const struct copy *c)
 {
     if (c->kind != 2) return 0;
-    for (int k = 0; k < im->mods[i].ndeps; k++)
-        for (size_t h = 0; h < NF; h++) {
-            const struct copy *d = &fingerprint(im->mods[im->mods[i].deps[k]].m)[h];
-            if (!strcmp(F[h].group, F[g].group) && d->found && d->kind != 2) return 1;
-        }
+    for (int k = 0; k < im->mods[i].ndeps; k++) {
+        const struct copy *d = &fingerprint(im->mods[im->mods[i].deps[k]].m)[g];
+        if (d->found && d->kind != 2) return 1;
+    }
     return 0;
 }
 
