@@ -57,9 +57,17 @@ Q := $(if $(filter 1,$(V)),,@)
 NO_CC_GOALS := help clean deps labs
 ifneq ($(filter-out $(NO_CC_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
 # One call (scripts/toolchain --make): the check, then RUN and the binutils.
+# TOOLCHAIN_READ=<its words>: a caller that has read them for this CC and LD
+# and recorded the toolchain lines (scripts/toolchain-facts, once per column
+# instead of once per lab: clang's driver costs 45 ms a start), so this make
+# neither asks the driver again nor prints the toolchain lines.
+ifeq ($(origin TOOLCHAIN_READ),command line)
+tc_words := $(TOOLCHAIN_READ)
+else
 tc_words := $(shell $(SCRIPTS)/toolchain --make '$(CC)' '$(LD)' 2>&1)
 ifneq ($(.SHELLSTATUS),0)
 $(error $(tc_words))
+endif
 endif
 $(foreach a,$(tc_words),$(eval $(subst $(us), ,$a)))
 # RUN: the prefix of every program a lab starts. Empty when CC builds for
@@ -148,7 +156,7 @@ $1.selected = $$(or $$(ROW),$$($2),$$($1.rows))
 $1.prereq = $$(foreach r,$$1,$$(subst %,$$r,$3))
 $$(if $$(filter $1 evidence-$1,$$(MAKECMDGOALS)),$$(call refuse,row,$$($1.selected),$$($1.rows)))
 $1: $$(call $1.prereq,$$($1.selected))
-	$$(Q)$$(SCRIPTS)/toolchain $$(CC) $$(LD)
+	$$(Q)$$(toolchain_report)
 	$$(Q)$$(call $(or $4,run_rows),$1,$$($1.selected),$$(EVIDENCE))
 # The same run with the facts under each row; EVIDENCE reaches $1's recipe.
 evidence-$1: EVIDENCE := 1
@@ -159,6 +167,8 @@ EVIDENCE_TARGETS += evidence-$1
 TEST_PREREQS += $$(call $1.prereq,$$($1.rows))
 endef
 
+# The toolchain lines that head a run (none when the caller has them).
+toolchain_report = $(if $(TOOLCHAIN_READ),true,$(SCRIPTS)/toolchain $(CC) $(LD))
 toolchain-report:
 	$(Q)$(SCRIPTS)/toolchain $(CC) $(LD)
 .PHONY: toolchain-report
