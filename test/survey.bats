@@ -93,7 +93,7 @@ subset_units() {
 # ss_rows VERDICT: symsplit's rows of that verdict in the subset run, one a
 # line: symbol, severity, the definition it binds, the copy left live, WHY.
 ss_rows() {
-	python3 -c 'import json, sys
+	/usr/bin/python3 -c 'import json, sys
 for f in json.load(open(sys.argv[1]))["findings"]:
     if f["verdict"] == sys.argv[2]:
         print(f["symbol"], f["sev"], f.get("binds", "-"), f.get("live_copy", "-"), f["why"].replace("\n", " "))' "$RUN/symsplit.json" "$1"

@@ -158,7 +158,7 @@ timeline() {
     assert_failure 1
     assert_output --partial '"splits":2'
     assert_output --partial '"symbol":"reg_count"'
-    run python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d["findings"]))' <<<"$output"
+    run /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d["findings"]))' <<<"$output"
     assert_output 2
 }
 
