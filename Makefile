@@ -74,8 +74,9 @@ $(foreach a,$(tc_words),$(eval $(subst $(us), ,$a)))
 # this machine; for a cross compiler (-dumpmachine names another
 # architecture) the target's emulator with the cross C library's root,
 # qemu-aarch64-static -L /usr/aarch64-linux-gnu on Debian (scripts/toolchain
-# derives both from CC). RUN=<prefix> overrides it.
-ifeq ($(origin RUN),undefined)
+# derives both from CC). RUN=<prefix> overrides it; an empty RUN is no
+# prefix given (a cross program started bare fails: RUN=env starts it so).
+ifeq ($(strip $(RUN)),)
 RUN := $(tc.run)
 endif
 # The target's binutils, from the compiler (-print-prog-name): the host's

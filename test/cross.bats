@@ -81,6 +81,10 @@ first_run_row() { local r; for r in $(table_rows "$1"); do [ -x "$BUILD/$1/$r/ap
 	run make -s -C "$TOP" --no-print-directory matrix CC=fakecross
 	assert_failure 2
 	assert_line --index 0 --partial "its programs need qemu-sparc99-static"
+	# an empty RUN is no runner given, not "start them bare"
+	RUN= run make -s -C "$TOP" --no-print-directory matrix CC=fakecross
+	assert_failure 2
+	assert_line --index 0 --partial "its programs need qemu-sparc99-static"
 	"$TOP/scripts/toolchain-facts" fakecross:bfd "$BATS_TEST_TMPDIR/tc/fakecross+bfd" "$BATS_TEST_TMPDIR/tc/build" matrix=matrix
 	printf 'matrix:A\tno-split collective:2,app:2\tx\n' > "$BATS_TEST_TMPDIR/expect.tsv"
 	run "$TOP/scripts/toolchain-table" "$BATS_TEST_TMPDIR/expect.tsv" "$BATS_TEST_TMPDIR/tc" fakecross:bfd
