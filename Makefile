@@ -53,8 +53,11 @@ us := $(shell printf '\037')
 V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
 # Goals that build nothing need no compiler; every other one checks CC and
-# LD once, here, so a bad CC= is one line before any job starts.
-NO_CC_GOALS := help clean deps labs
+# LD once, here, so a bad CC= is one line before any job starts. `make test`
+# installs the compiler first (deps), and its builds run in makes of their
+# own that check: on a fresh machine the default gcc is not there yet. A CC
+# given to it is checked here, as for any goal.
+NO_CC_GOALS := help clean deps labs $(if $(filter command line environment,$(origin CC)),,test)
 ifneq ($(filter-out $(NO_CC_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
 # One call (scripts/toolchain --make): the check, then RUN and the binutils.
 # TOOLCHAIN_READ=<its words>: a caller that has read them for this CC and LD
