@@ -153,6 +153,12 @@ ao_ran()   { printf '[%s ran stack=%s at vx_open_device@0x%s] opened logical dev
 	assert_output --partial 'missing Debian packages: no-such-package-xyz -- run: sudo apt-get install'
 }
 
+@test "deps: a package asked twice (an alternative resolving to one also named) is installed, or named, once" {
+	run setpriv --reuid=nobody --regid=nogroup --clear-groups "$TOP/scripts/deps" 'no-such-package-xyz|no-such-package-abc' no-such-package-xyz
+	assert_failure 3
+	assert_output "deps: missing Debian packages: no-such-package-xyz -- run: sudo apt-get install -y --no-install-recommends no-such-package-xyz"
+}
+
 @test "normalise: a library's release tag in a symbol name becomes a label, the ABI number stays" {
 	run norm '== r: x\n[p -> rxe-lab rdmacore44_0_verbs_register_driver_34@0x1]\n  | rxe-lab symtab: rdmacore56_1_verbs_register_driver_34\n'
 	assert_output $'== r: x\n[p -> rxe-lab rdmacore<ver>_verbs_register_driver_34@1]\n  | rxe-lab symtab: rdmacore<ver>_verbs_register_driver_34'
