@@ -57,7 +57,7 @@ Q := $(if $(filter 1,$(V)),,@)
 # installs the compiler first (deps), and its builds run in makes of their
 # own that check: on a fresh machine the default gcc is not there yet. A CC
 # given to it is checked here, as for any goal.
-NO_CC_GOALS := help clean deps labs $(if $(filter command line environment,$(origin CC)),,test)
+NO_CC_GOALS := help clean deps labs check-fresh $(if $(filter command line environment,$(origin CC)),,test)
 ifneq ($(filter-out $(NO_CC_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
 # One call (scripts/toolchain --make): the check, then RUN and the binutils.
 # TOOLCHAIN_READ=<its words>: a caller that has read them for this CC and LD
@@ -133,6 +133,9 @@ EVIDENCE_TARGETS :=
 # a|b: the first of these the release has (scripts/deps); gold is its own
 # package from Debian 13 on.
 DEPS_PACKAGES := gcc binutils binutils-gold|binutils make bats bats-assert bats-support parallel clang lld ccache
+# git: test/frame.bats keeps its copy of the tree as a repository, to ask
+# which files a change touched (a tree unpacked from an archive has no git).
+DEPS_PACKAGES += git
 
 # shq: quote a make value for a single-quoted shell word.
 shq = '$(subst ','\'',$1)'
@@ -362,3 +365,12 @@ check-upgrade:
 	+$(Q)$(SCRIPTS)/check-upgrade $(call shq,$(SUITE)) $(call shq,$(B)) $(call shq,$(TOOLCHAINS)) $(call shq,$(FULL))
 .PHONY: check-upgrade
 HELP_LINES += "  make check-upgrade SUITE=trixie [FULL=1]   what upgrading to that Debian release changes (root); FULL=1 runs make test there too"
+
+# make check-fresh [SUITE=<suite>]: the committed tree's .ci/run on a fresh
+# Debian root of that release (default: this machine's), in an overlay over
+# a pristine root kept in UPGRADE_CACHE (scripts/check-fresh; root only):
+# what a new machine lacks, a green make test here cannot show.
+check-fresh:
+	$(Q)$(SCRIPTS)/check-fresh $(call shq,$(SUITE)) $(call shq,$(B))
+.PHONY: check-fresh
+HELP_LINES += "  make check-fresh [SUITE=bookworm]   the README's test command on a fresh Debian root, installs included (root)"

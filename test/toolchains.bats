@@ -170,6 +170,16 @@ changed: gcc:bfd rxe:capture | rxe-lab symtab: rdmacore<ver>_x_34
 	assert_output "check-upgrade: FULL must be 1 or empty (is 'yes')"
 }
 
+@test "check-fresh: without root it is one line and a skip; a SUITE that is not a suite name is one line and exit 2" {
+	run setpriv --reuid=nobody --regid=nogroup --clear-groups "$TOP/scripts/check-fresh" bookworm "$BATS_TEST_TMPDIR/b"
+	assert_success
+	assert_output 'check-fresh: skipped: needs root (mmdebstrap, chroot and mounts)'
+	run "$TOP/scripts/check-fresh" '../etc' "$BATS_TEST_TMPDIR/b"
+	assert_failure 2
+	assert_output "check-fresh: SUITE '../etc' is not a Debian suite name"
+	[ ! -e "$BATS_TEST_TMPDIR/b" ] || fail "a refused check wrote its build directory"
+}
+
 @test "upgrade-report: a changed device count fails; evidence changes carry their reason or UNKNOWN" {
 	w="$BATS_TEST_TMPDIR/w"; mkdir -p "$w"
 	printf '%s\n' 'gcc:bfd matrix:A verdict=no-split consumers=collective:2' 'gcc:bfd matrix:A | app: NEEDED=[libc.so.6]' \
