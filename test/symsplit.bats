@@ -244,6 +244,22 @@ bad_input() {   # file: one line on stderr naming it, exit 2
     assert_line --regexp "^COPY +low +zlib +.*zlib in 2 copies: plugz1.so \\(exported\\), plugz2.so \\(exported\\);"
 }
 
+@test "symsplit: --json-out FILE writes --json's object beside the table, from one analysis; an unwritable FILE is one line, exit 2" {
+    d=$FX/copies
+    run ss --dlopen "$d/crcxx1.so" --dlopen "$d/crcxx2.so" "$d/app"
+    table=$output
+    run ss --json --dlopen "$d/crcxx1.so" --dlopen "$d/crcxx2.so" "$d/app"
+    json=$output
+    run ss --json-out "$BATS_TEST_TMPDIR/out.json" --dlopen "$d/crcxx1.so" --dlopen "$d/crcxx2.so" "$d/app"
+    assert_success
+    assert_equal "$output" "$table"
+    assert_equal "$(cat "$BATS_TEST_TMPDIR/out.json")" "$json"
+    assert_output --partial 'COPY '                    # not an empty run
+    run ss --json-out "$BATS_TEST_TMPDIR/no/such/dir/x.json" "$d/app"
+    assert_failure 2
+    assert_output "symsplit: --json-out $BATS_TEST_TMPDIR/no/such/dir/x.json: cannot write it"
+}
+
 # ---- issue 16: a live process, from what it has mapped ----
 @test "symsplit: --maps reads what a process mapped; the dlopen flags not seen there come from --dlopen" {
     bats_require_minimum_version 1.5.0

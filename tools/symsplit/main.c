@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define USAGE "usage: symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind]]... [--dlsym NAME[@VER]]... [--host node|python] [--preload LIB]... [--allow FILE] [--json] [--info] [--copies] [--strict] EXECUTABLE...\n" \
+#define USAGE "usage: symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind]]... [--dlsym NAME[@VER]]... [--host node|python] [--preload LIB]... [--allow FILE] [--json] [--json-out FILE] [--info] [--copies] [--strict] EXECUTABLE...\n" \
               "       symsplit [options] --pid PID | --maps FILE [EXECUTABLE]\n" \
               "       symsplit [options] --trace -- CMD [ARGS]\n"
 #define VERSION "symsplit 0.2 (split-state-lab)\n"
@@ -28,6 +28,7 @@
     "  --preload LIB          as LD_PRELOAD (which is read from the environment too)\n" \
     "  --allow FILE           allowlist: one 'SYMBOL [MODULE]' glob pair a line\n" \
     "  --json                 one JSON object instead of the table\n" \
+    "  --json-out FILE        the table, and the same JSON object written to FILE (one run for both)\n" \
     "  --info                 also print MAYBE and INFO rows\n" \
     "  --copies               COPY rows (libraries in 2+ copies) also without --dlopen\n" \
     "  --strict               LATENT and COPY rows set the exit status too\n" \
@@ -81,6 +82,7 @@ int main(int argc, char **argv)
     struct allow *allow = NULL;
     struct dlsyms *dlsyms = NULL;
     const char *maps = NULL;
+    FILE *json_out = NULL;
     char *const *trace_cmd = NULL;
     struct trace tr, *live = NULL;
     char *pid_exe = NULL;
@@ -91,6 +93,14 @@ int main(int argc, char **argv)
         if (!strcmp(a, "--version")) { fputs(VERSION, stdout); return 0; }
         if (!strcmp(a, "--json")) json = 1;
         else if (!strcmp(a, "--strict")) strict = 1;
+        else if (!strcmp(a, "--json-out")) {
+            if (i + 1 >= argc) return usage("--json-out needs a file");
+            if (json_out) fclose(json_out);
+            if (!(json_out = fopen(argv[++i], "w"))) {
+                fprintf(stderr, "symsplit: --json-out %s: cannot write it\n", argv[i]);
+                return 2;
+            }
+        }
         else if (!strcmp(a, "--copies")) copies = 1;
         else if (!strcmp(a, "--info")) show_all = 1;
         else if (!strcmp(a, "--preload")) {   /* as LD_PRELOAD: also for a --trace run */
@@ -158,7 +168,7 @@ int main(int argc, char **argv)
         ndl = n;
     }
     if (!nexe) return usage("no EXECUTABLE given");
-    struct report *r = report_new(json, show_all, allow);
+    struct report *r = report_new(json, json_out, show_all, allow);
     report_live(r, live);
     int errors = 0, images = 0;
     for (int e = 0; e < nexe; e++) {

@@ -8,6 +8,7 @@
 
 struct report {
     int json, show_all, header, suppressed, partial, naive;
+    FILE *json_out;                  /* --json-out: the JSON object there too, the table on stdout */
     const char *promoted;            /* latent pass: the module assumed RTLD_GLOBAL, else NULL */
     const struct trace *live;        /* --trace: the loader's record of its bindings */
     struct strmap seen;              /* image, symbol, binder, live copy of each SPLIT/LATENT row */
@@ -16,10 +17,11 @@ struct report {
     char **rows; int nrows, cap;     /* JSON objects, printed at the end */
 };
 
-struct report *report_new(int json, int show_all, struct allow *allow)
+struct report *report_new(int json, FILE *json_out, int show_all, struct allow *allow)
 {
     struct report *r = xcalloc(1, sizeof *r);
     r->json = json;
+    r->json_out = json_out;
     r->show_all = show_all;
     r->allow = allow;
     return r;
@@ -123,7 +125,7 @@ void report_row(struct report *r, const struct image *im, const struct decision 
 {
     r->count[d->cls]++;
     char *cxx = demangle(symbol);
-    if (r->json) {
+    if (r->json || r->json_out) {
         char *jw = json_str(why), *jn = json_str(symbol), *ji = json_str(im->exe_path), *jd = cxx ? json_str(cxx) : NULL;
         GROW(r->rows, r->nrows, r->cap);
         r->rows[r->nrows++] = xasprintf("{\"image\":%s,\"verdict\":\"%s\",\"sev\":\"%s\",\"symbol\":%s%s%s%s%s%s%s,\"why\":%s}",
@@ -131,7 +133,8 @@ void report_row(struct report *r, const struct image *im, const struct decision 
                                         conf >= 0 ? ",\"confidence\":\"" : "", conf >= 0 ? conf_name[conf] : "",
                                         conf >= 0 ? "\"" : "", extra, jw);
         free(jw); free(jn); free(ji); free(jd);
-    } else if (vclass_shown(d->cls, r->show_all)) {
+    }
+    if (!r->json && vclass_shown(d->cls, r->show_all)) {
         if (!r->header++) printf("%-7s  %-4s  %-24s  %s\n", "VERDICT", "SEV", "SYMBOL", "WHY");
         printf("%-7s  %-4s  %-24s  %s%s%s%s\n", vclass_name[d->cls], d->sev, symbol, cxx ? "[C++: " : "", cxx ? cxx : "",
                cxx ? "] " : "", why);
@@ -206,16 +209,27 @@ void report_partial(struct report *r) { r->partial++; }
 
 void report_naive(struct report *r, int has_duplicates) { r->naive += !r->promoted && has_duplicates; }
 
+static void print_json(FILE *o, const struct report *r, int images, int errors)
+{
+    const int *c = r->count;
+    fprintf(o, "{\"images\":%d,\"splits\":%d,\"maybe\":%d,\"info\":%d,\"suppressed\":%d,\"partial\":%d,\"errors\":%d,"
+               "\"naive_duplicates\":%d,\"noload\":%d,\"latent\":%d,\"copies\":%d,\"findings\":[",
+            images, c[V_SPLIT], c[V_MAYBE], c[V_INFO], r->suppressed, r->partial, errors, r->naive, c[V_NOLOAD],
+            c[V_LATENT], c[V_COPY]);
+    for (int i = 0; i < r->nrows; i++) fprintf(o, "%s%s", i ? "," : "", r->rows[i]);
+    fprintf(o, "]}\n");
+}
+
 void report_finish(struct report *r, int images, int errors)
 {
     const int *c = r->count;
+    if (r->json_out) {
+        print_json(r->json_out, r, images, errors);
+        fclose(r->json_out);
+        r->json_out = NULL;
+    }
     if (r->json) {
-        printf("{\"images\":%d,\"splits\":%d,\"maybe\":%d,\"info\":%d,\"suppressed\":%d,\"partial\":%d,\"errors\":%d,"
-               "\"naive_duplicates\":%d,\"noload\":%d,\"latent\":%d,\"copies\":%d,\"findings\":[",
-               images, c[V_SPLIT], c[V_MAYBE], c[V_INFO], r->suppressed, r->partial, errors, r->naive, c[V_NOLOAD],
-               c[V_LATENT], c[V_COPY]);
-        for (int i = 0; i < r->nrows; i++) printf("%s%s", i ? "," : "", r->rows[i]);
-        printf("]}\n");
+        print_json(stdout, r, images, errors);
         return;
     }
     printf("# symsplit: %d image(s), %d split(s), %d maybe, %d info%s, %d suppressed by allowlist, %d partial, %d error(s); "

@@ -3,6 +3,7 @@
 #ifndef SYMSPLIT_H
 #define SYMSPLIT_H
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -197,7 +198,7 @@ int dlsym_wanted(const struct dlsyms *d, const char *name, const char **ver);
 /* ---- split.c / report.c ---- */
 struct allow;
 struct report;
-struct report *report_new(int json, int show_all, struct allow *allow);
+struct report *report_new(int json, FILE *json_out, int show_all, struct allow *allow);
 int analyse_image(struct report *r, const struct image *im); /* returns #splits */
 /* A finding: `binder` was linked against module x (in its dependencies) but
  * its binding lands on (target, def); x's own definition xdef stays in use,
