@@ -11,8 +11,6 @@ setup_file() {
 F() { out_file fixes; }
 E() { out_file fixes-evidence; }
 dir() { echo "$BUILD/fixes/$1"; }
-consumers() { fact "$(F)" "$1" consumers; }
-verdict() { fact "$(F)" "$1" verdict; }
 
 # one_row_table ROW SED: fixes/rows reduced to its header, its defaults and
 # one row, edited by SED.

@@ -40,6 +40,9 @@ lab_outputs() { lab_output "$1" "$2"; lab_output "$1-evidence" "$2" EVIDENCE=1; 
 
 # row FILE ID: the lines of one row, header included.
 row() { awk -v id="$2" '/^== / { on = ($2 == id ":") } on' "$1"; }
+# evidence_lines FILE ID: one row's evidence lines (EVIDENCE=1), without
+# their "  | " prefix.
+evidence_lines() { row "$1" "$2" | sed -n 's/^  | //p'; }
 
 # Raw run-time addresses of a row's write (" -> ") and read (" <- ") events.
 written_addrs() { row "$1" "$2" | grep -E '^\[.* -> ' | grep -oE '@0x[0-9a-fA-F]+' | sort -u; }

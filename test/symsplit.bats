@@ -8,14 +8,11 @@ load helpers
 BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-120}
 
 setup_file() {
-    TOP=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
-    local b=${B:-build}
-    case $b in /*) ;; *) b=$TOP/$b ;; esac
-    export TOP BUILD=$b
+    local b=$BUILD                      # helpers.bash: TOP, B and BUILD
     export SYMSPLIT=$b/tools/symsplit/symsplit SAN=$b/tools/symsplit/symsplit-san
     export FUZZ=$b/tools/symsplit/symsplit-fuzz FX=$b/tools/symsplit/fixtures
     # up to date with the sources, whichever way the tests were started
-    make -C "$TOP" -s ${B:+B="$B"} symsplit symsplit-san $(command -v clang > /dev/null && echo symsplit-fuzz)
+    make -C "$TOP" -s B="$B" symsplit symsplit-san $(command -v clang > /dev/null && echo symsplit-fuzz)
     local d=$TOP/tools/symsplit
     if [ ! -e "$FX/.done" ] || [ "$d/mkfixtures" -nt "$FX/.done" ] || [ "$d/mkcorrupt" -nt "$FX/.done" ]; then
         "$d/mkfixtures" "$FX" && touch "$FX/.done"

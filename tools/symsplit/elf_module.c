@@ -37,6 +37,14 @@ const char *module_name(const struct module *m)
     return s ? s + 1 : m->path;
 }
 
+/* A DT_NEEDED entry of from names to, by SONAME or file name. */
+int module_needs(const struct module *from, const struct module *to)
+{
+    for (int i = 0; i < from->nneeded; i++)
+        if ((to->soname && !strcmp(from->needed[i], to->soname)) || !strcmp(from->needed[i], module_name(to))) return 1;
+    return 0;
+}
+
 int bad(struct parse *p, const char *fmt, ...)
 {
     va_list ap;

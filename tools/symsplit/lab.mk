@@ -47,7 +47,7 @@ $(SYMSPLIT): $(call SYMSPLIT_OBJS,obj,main.c)
 # The tests run symsplit-san over every input they have (a finding there is
 # a test failure).
 $(SYMSPLIT_SAN): $(call SYMSPLIT_OBJS,san,main.c)
-	$(Q)$(SYMSPLIT_SAN_CC) $(SYMSPLIT_SAN_FLAGS)$(if $(SYMSPLIT_CLANG), -fsanitize=fuzzer-no-link) -o $@ $^ $(SYMSPLIT_LIBS)
+	$(Q)$(SYMSPLIT_SAN_CC) $(SYMSPLIT_SAN_CFLAGS) -o $@ $^ $(SYMSPLIT_LIBS)
 
 # libFuzzer target (clang only): fuzz.c feeds bytes to the ELF parser.
 $(SYMSPLIT_FUZZ): $(call SYMSPLIT_OBJS,san,fuzz.c)

@@ -40,13 +40,6 @@ static char **mapped(const char *file, int *n, char **err)
     return paths;
 }
 
-static int needed_by(const struct module *m, const struct module *by)
-{
-    for (int i = 0; i < by->nneeded; i++)
-        if ((m->soname && !strcmp(by->needed[i], m->soname)) || !strcmp(by->needed[i], module_name(m))) return 1;
-    return 0;
-}
-
 /* A module seen loaded: RTLD_LOCAL, unless --dlopen names it (by path, or
  * by file name or SONAME) with its flags. */
 struct dlopen_req dlopen_as_given(const char *path, const char *name, const struct dlopen_req *user, int nuser)
@@ -90,7 +83,7 @@ int maps_image(const char *file, const char **exe, const struct dlopen_req *user
      * lower it sits, so load order is reverse address order */
     for (int i = nc - 1; i >= 0; i--) {
         int needed = 0;
-        for (int k = 0; k < nc && !needed; k++) needed = k != i && needed_by(cand[i], cand[k]);
+        for (int k = 0; k < nc && !needed; k++) needed = k != i && module_needs(cand[k], cand[i]);
         if (needed) continue;
         dl[nd++] = dlopen_as_given(cand[i]->path, module_name(cand[i]), user, nuser);
     }

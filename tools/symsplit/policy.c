@@ -31,13 +31,6 @@ static int is_libc(const struct module *m)
     return 0;
 }
 
-static int needs(const struct module *from, const struct module *to)
-{
-    for (int i = 0; i < from->nneeded; i++)
-        if ((to->soname && !strcmp(from->needed[i], to->soname)) || !strcmp(from->needed[i], module_name(to))) return 1;
-    return 0;
-}
-
 /* Function duplicates that are code, not state (the reason, or NULL). */
 static const char *stateless(const struct image *im, int ta, const struct def *da, int tb, const struct def *db)
 {
@@ -53,7 +46,7 @@ static const char *stateless(const struct image *im, int ta, const struct def *d
     if (da->bind == STB_WEAK && db->bind == STB_WEAK)
         return "both copies are weak (C++ vague linkage: inline/template code emitted in every module by design; "
                "any static state it has lives in a separate unique data symbol)";
-    if ((ta != 0 && needs(ma, mb)) || (tb != 0 && needs(mb, ma)))
+    if ((ta != 0 && module_needs(ma, mb)) || (tb != 0 && module_needs(mb, ma)))
         return "one library re-exports a function of its own direct dependency (a forwarding shim, as glvnd's libGL does for libGLX)";
     return NULL;
 }

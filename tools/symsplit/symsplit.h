@@ -89,6 +89,7 @@ struct module *module_open(const char *path, int is_main, char **err, int *wrong
 struct module *module_parse(void *map, size_t size, const char *path, int is_main, char **err, int *wrong_arch);
 void module_free(struct module *m);
 const char *module_name(const struct module *m); /* soname, else basename of path */
+int module_needs(const struct module *from, const struct module *to); /* a DT_NEEDED of from names to */
 int module_find_defs(const struct module *m, const char *name, uint32_t hash); /* first def index or -1 */
 /* The one string-table reader: "" and *bad set when off is out of range. */
 const char *elf_str(void *elf, size_t strndx, size_t off, int *bad);
