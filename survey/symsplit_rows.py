@@ -1,5 +1,5 @@
 """symsplit_rows: the project's own scanner (tools/symsplit) on the process
-survey/measure saved (`symsplit --json --host H --maps RUN/maps`), read and
+survey/measure saved (`symsplit --json-out ... --host H --maps RUN/maps`), read and
 set against the survey's fingerprint scan (RUN/copies), family by family and
 module by module. Modules are matched by the name symsplit prints: the
 object's DT_SONAME, else its file name. symsplit prints a library group only
@@ -7,7 +7,6 @@ when it finds two or more copies, so a family it knows but does not print
 counts as "fewer than 2" (None), one it does not know as "-"."""
 import json
 import os
-import re
 
 import elfinfo
 
@@ -28,19 +27,11 @@ def families(path):
     return out
 
 
-def copy_list(text):
-    """'node (exported 1.3.1), libduckdb.so (exported miniz)' -> [(module, kind, variant, version)]."""
-    out = []
-    for module, inner in re.findall(r'(\S+) \(([^)]*)\)', text):
-        w = inner.split()
-        version = w.pop() if len(w) > 1 and w[-1][0].isdigit() else '-'
-        out.append((module, w[0], ' '.join(w[1:]), version))
-    return out
-
-
-def load(run, groups):
+def load(run):
     """symsplit's record of RUN: exit status, row counts, LATENT rows, COPY
-    rows per library group and per name; None when symsplit did not run."""
+    rows per library group and per name; None when symsplit did not run.
+    Read from the JSON's own fields (promoted, copies), never from its
+    words."""
     if not os.path.exists(os.path.join(run, 'symsplit.status')):
         return None
     s = dict(status=int(open(os.path.join(run, 'symsplit.status')).read()), latent=[], groups={}, names={},
@@ -55,18 +46,16 @@ def load(run, groups):
             continue
         s['counts'][v] += 1
         if v == 'LATENT':
-            m = re.search(r'if (\S+) were opened RTLD_GLOBAL', f['why'])
-            s['latent'].append(dict(symbol=f['symbol'], sev=f['sev'], promoted=m.group(1) if m else '-',
+            s['latent'].append(dict(symbol=f['symbol'], sev=f['sev'], promoted=f.get('promoted', '-'),
                                     binder=f.get('binder', '-')))
         elif v == 'COPY':
-            group = f['symbol'] in groups
-            m = re.search(r' in \d+ copies: (.*?); each copy' if group else r' in \d+ live copies: (.*?); each copy', f['why'])
-            if not m:
-                raise SystemExit(f'report: {run}: symsplit\'s COPY row for {f["symbol"]} lists no copies: {f["why"][:100]}')
-            if group:
-                s['groups'][f['symbol']] = copy_list(m.group(1))
-            else:
-                s['names'][f['symbol']] = re.findall(r'(\S+) \(bound by', m.group(1))
+            copies = f.get('copies')
+            if not copies:
+                raise SystemExit(f'report: {run}: symsplit\'s COPY row for {f["symbol"]} lists no copies')
+            if 'kind' in copies[0]:      # a library group: module, kind, variant, version
+                s['groups'][f['symbol']] = [(c['module'], c['kind'], c['variant'], c['version'] or '-') for c in copies]
+            else:                        # one name: module, bound_by
+                s['names'][f['symbol']] = [c['module'] for c in copies]
     return s
 
 

@@ -257,6 +257,20 @@ bad_input() {   # file: one line on stderr naming it, exit 2
     assert_output "symsplit: --json-out $BATS_TEST_TMPDIR/no/such/dir/x.json: cannot write it"
 }
 
+@test "symsplit --json: a COPY row lists its copies and a LATENT row its promotion as fields, not only in WHY" {
+    d=$FX/copies c=$FX/collision
+    run ss --json --dlopen "$d/crcxx1.so" --dlopen "$d/crcxx2.so" "$d/app"
+    assert_success
+    run /usr/bin/python3 -c 'import json, sys
+r = [f for f in json.load(sys.stdin)["findings"] if f["verdict"] == "COPY"][0]
+print(" ".join(c["module"] + ":" + c["kind"] + ":" + c["variant"] for c in r["copies"]))' <<< "$output"
+    assert_output 'crcxx1.so:hidden:libc++ crcxx2.so:hidden:libc++'
+    run ss --json --dlopen "$c/colla.so" --dlopen "$c/collb.so" "$c/app"
+    run /usr/bin/python3 -c 'import json, sys
+print(" ".join(f["promoted"] for f in json.load(sys.stdin)["findings"] if f["verdict"] == "LATENT"))' <<< "$output"
+    assert_output 'colla.so'
+}
+
 # ---- issue 16: a live process, from what it has mapped ----
 @test "symsplit: --maps reads what a process mapped; the dlopen flags not seen there come from --dlopen" {
     bats_require_minimum_version 1.5.0

@@ -172,7 +172,7 @@ int report_copies(struct report *r, const struct image *im)
     int rows = 0;
     for (size_t f = 0; f < NF; f++) {
         if (f && !strcmp(F[f].group, F[f - 1].group)) continue;   /* one row per group */
-        char *list = xstrdup("");
+        char *list = xstrdup(""), *jl = xstrdup("");   /* the words, and the same as JSON */
         int n = 0;
         const char *sev = "low";
         for (int i = 0; i < im->n; i++)
@@ -185,6 +185,11 @@ int report_copies(struct report *r, const struct image *im)
                                     c->version);
                 free(list);
                 list = t;
+                char *jm = json_str(module_name(im->mods[i].m)), *jp = json_str(im->mods[i].m->path);
+                t = xasprintf("%s%s{\"module\":%s,\"path\":%s,\"kind\":\"%s\",\"variant\":\"%s\",\"version\":\"%s\"}", jl,
+                              n ? "," : "", jm, jp, KIND[c->kind], F[g].variant, c->version);
+                free(jl); free(jm); free(jp);
+                jl = t;
                 n++;
                 if (rank(F[g].sev) > rank(sev)) sev = F[g].sev;
                 break;   /* one copy per module and group */
@@ -194,12 +199,15 @@ int report_copies(struct report *r, const struct image *im)
             decide_copy(&d, sev);
             char *why = xasprintf("in %s: %s in %d copies: %s; each copy is bound by its own users (a partition); "
                                   "process-wide state of one: %s", im->exe_path, F[f].group, n, list, F[f].state);
-            report_row(r, im, &d, F[f].group, -1, why, "");
+            char *extra = xasprintf(",\"copies\":[%s]", jl);
+            report_row(r, im, &d, F[f].group, -1, why, extra);
+            free(extra);
             free(why);
             decision_free(&d);
             rows++;
         }
         free(list);
+        free(jl);
     }
     return rows;
 }

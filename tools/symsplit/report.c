@@ -103,7 +103,7 @@ static void alive_because(char **s, const struct image *im, const char *name, co
     if (f->ev_name) cat(s, ", a name %s defines too: %s's copy of that code is running%s", mname(im, f->target), x, "");
 }
 
-static char *json_str(const char *s)
+char *json_str(const char *s)
 {
     size_t n = 0;
     char *o = xcalloc(strlen(s) * 6 + 3, 1);
@@ -170,11 +170,13 @@ int report_split(struct report *r, const struct image *im, const char *name, con
     int seen = r->live && trace_seen(r->live, im->mods[f->binder].m->path, my->path, name);
     if (r->live) cat(&why, " [%s]%s%s", seen ? "seen live: the loader made this binding" : "not seen live", "", "");
     char *jb = json_str(mname(im, f->binder)), *jy = json_str(my->path), *jx = json_str(mx->path);
-    char *extra = xasprintf(",\"binder\":%s,\"binds\":%s,\"binding\":\"%s\",\"live_copy\":%s,\"evidence\":\"%s\"%s",
+    char *jp = r->promoted ? json_str(r->promoted) : NULL;   /* a LATENT row: the module whose promotion */
+    char *extra = xasprintf(",\"binder\":%s,\"binds\":%s,\"binding\":\"%s\",\"live_copy\":%s,\"evidence\":\"%s\"%s%s%s",
                             jb, jy, how_name[f->how], jx, f->ev_how < 0 ? "collision" : how_name[f->ev_how],
-                            !r->live ? "" : seen ? ",\"seen_live\":true" : ",\"seen_live\":false");
+                            !r->live ? "" : seen ? ",\"seen_live\":true" : ",\"seen_live\":false",
+                            jp ? ",\"promoted\":" : "", jp ? jp : "");
     report_row(r, im, &d, name, f->conf, why, extra);
-    free(jb); free(jy); free(jx); free(extra); free(why);
+    free(jb); free(jy); free(jx); free(jp); free(extra); free(why);
     decision_free(&d);
     return d.cls == V_SPLIT;
 }
@@ -183,7 +185,7 @@ int report_split(struct report *r, const struct image *im, const char *name, con
 void report_partition(struct report *r, const struct image *im, const char *name, const int *mods, const int *users, int n)
 {
     if (r->promoted) return;
-    char *list = xstrdup("");
+    char *list = xstrdup(""), *jl = xstrdup("");   /* the words, and the same as JSON */
     int paths = 0;   /* plugins all called plugin.so: name them by path */
     for (int i = 0; i < n; i++)
         for (int j = 0; j < i; j++) paths |= !strcmp(mname(im, mods[i]), mname(im, mods[j])) ||
@@ -194,15 +196,22 @@ void report_partition(struct report *r, const struct image *im, const char *name
         char *t = xasprintf("%s%s%s (bound by %s)", list, i ? ", " : "", m, users[i] == mods[i] ? "itself" : u);
         free(list);
         list = t;
+        char *jm = json_str(mname(im, mods[i])), *jpth = json_str(im->mods[mods[i]].m->path), *ju = json_str(mname(im, users[i]));
+        t = xasprintf("%s%s{\"module\":%s,\"path\":%s,\"bound_by\":%s}", jl, i ? "," : "", jm, jpth, ju);
+        free(jl); free(jm); free(jpth); free(ju);
+        jl = t;
     }
     char *why = xasprintf("in %s: %s in %d live copies: %s; each copy is bound by its own users (a partition): "
                           "state written through one copy is not seen through another", im->exe_path, name, n, list);
     struct decision d;
     decide_copy(&d, "med");   /* the state behind each copy is proven */
-    report_row(r, im, &d, name, -1, why, "");
+    char *extra = xasprintf(",\"copies\":[%s]", jl);
+    report_row(r, im, &d, name, -1, why, extra);
     decision_free(&d);
+    free(extra);
     free(why);
     free(list);
+    free(jl);
 }
 
 void report_partial(struct report *r) { r->partial++; }

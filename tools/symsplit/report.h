@@ -9,6 +9,8 @@ int report_split(struct report *r, const struct image *im, const char *name,
 void report_row(struct report *r, const struct image *im, const struct decision *d, const char *symbol,
                 int conf, const char *why, const char *extra);
 const int *report_counts(const struct report *r);
+/* s as a JSON string, quotes included (malloc'd) */
+char *json_str(const char *s);
 void report_promoted(struct report *r, const char *module);   /* latent pass on/off */
 void report_live(struct report *r, const struct trace *t);    /* --trace: mark findings seen live */
 void report_naive(struct report *r, int has_duplicates);
