@@ -254,7 +254,91 @@ bad_input() {   # file: one line on stderr naming it, exit 2
     assert_output --partial 'COPY '                    # not an empty run
     run ss --json-out "$BATS_TEST_TMPDIR/no/such/dir/x.json" "$d/app"
     assert_failure 2
-    assert_output "symsplit: --json-out $BATS_TEST_TMPDIR/no/such/dir/x.json: cannot write it"
+    assert_output "symsplit: --json-out $BATS_TEST_TMPDIR/no/such/dir/x.json: cannot write it: No such file or directory"
+}
+
+# ---- issue 24: symsplit's outputs never hang, never overwrite an input, never lose a write silently ----
+@test "symsplit: --json-out refuses a FIFO, a device and every file the run reads (one line, exit 2, the file intact)" {
+    bats_require_minimum_version 1.5.0
+    t=$BATS_TEST_TMPDIR
+    cp "$FX/split-protected/"* "$t/"
+    cp "$t/app" "$t/app.orig"; cp "$t/libreg.so" "$t/libreg.orig"
+    mkfifo "$t/fifo"
+    run --separate-stderr ss --json-out "$t/fifo" "$t/app"        # a hang would be timeout's 124
+    assert_failure 2
+    assert_equal "$stderr" "symsplit: --json-out $t/fifo: is a FIFO, not a regular file"
+    run --separate-stderr ss --json-out /dev/full "$t/app"
+    assert_failure 2
+    assert_equal "$stderr" "symsplit: --json-out /dev/full: is a character device, not a regular file"
+    for out in "$t/app" "$t/libreg.so"; do                          # named, and found by the search
+        ln -sfn "$out" "$t/link"
+        for o in "$out" "$t/link"; do
+            run --separate-stderr ss --json-out "$o" "$t/app"
+            assert_failure 2
+            [[ $stderr == "symsplit: --json-out $o: is "*", an input of this run: refusing to overwrite it" ]] || { echo "$stderr"; false; }
+        done
+    done
+    cmp "$t/app" "$t/app.orig"
+    cmp "$t/libreg.so" "$t/libreg.orig"
+}
+
+@test "symsplit: --json-out replaces FILE whole or not at all: a failed write is one line, exit 2, the old FILE intact, no temporary left" {
+    bats_require_minimum_version 1.5.0
+    t=$BATS_TEST_TMPDIR/out; mkdir "$t"
+    echo old > "$t/r.json"
+    apps=("$FX"/*/app)
+    # the object is larger than 4 KiB; a file-size limit of 4 KiB makes its
+    # write fail (EFBIG, SIGXFSZ ignored), one line on stderr still fits
+    run ss --json-out "$t/full.json" "${apps[@]}"
+    [ "$(stat -c %s "$t/full.json")" -gt 4096 ]
+    rm "$t/full.json"
+    run --separate-stderr bash -c 'trap "" XFSZ; ulimit -f 4; exec timeout -k 2 20 "$0" --json-out "$@"' \
+        "$SYMSPLIT" "$t/r.json" "${apps[@]}"
+    assert_failure 2
+    [[ $stderr == *"symsplit: --json-out $t/r.json: cannot write it: File too large" ]] || { echo "$stderr"; false; }
+    assert_equal "$(cat "$t/r.json")" old
+    assert_equal "$(ls -A "$t")" r.json
+    run ss --json-out "$t/r.json" "$FX/split-protected/app"
+    assert_failure 1
+    run python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["splits"])' "$t/r.json"
+    assert_output --regexp '^[1-9]'
+    assert_equal "$(ls -A "$t")" r.json
+}
+
+@test "symsplit: a stdout that cannot be written (a full disk) is one line and exit 2, not a silent loss" {
+    bats_require_minimum_version 1.5.0
+    for mode in --json --info; do
+        run --separate-stderr bash -c 'exec timeout -k 2 20 "$@" > /dev/full' _ "$SYMSPLIT" $mode "$FX/split-protected/app"
+        assert_failure 2
+        assert_equal "$stderr" "symsplit: stdout: write error: No space left on device"
+    done
+}
+
+@test "symsplit: contradictory options are refused in one line before any work" {
+    bats_require_minimum_version 1.5.0
+    a=$FX/timeline/app
+    sleep 30 & pid=$!
+    for args in "--pid $pid --maps /proc/$pid/maps" "--maps /proc/$pid/maps --pid $pid" "--pid $pid --pid $pid" \
+                "--pid $pid $a" "--maps /proc/$pid/maps $a $a" "--pid $pid --trace -- $a" "--maps /proc/$pid/maps --trace -- $a" \
+                "$a --trace -- $a" "--json-out $BATS_TEST_TMPDIR/a --json-out $BATS_TEST_TMPDIR/b $a"; do
+        run --separate-stderr ss $args
+        [ "$status" -eq 2 ] && [ -z "$output" ] && [ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ] ||
+            { kill "$pid"; echo "symsplit $args: status $status, stdout '$output', stderr '$stderr'"; false; }
+    done
+    kill "$pid"
+    [ ! -e "$BATS_TEST_TMPDIR/a" ] && [ ! -e "$BATS_TEST_TMPDIR/b" ]   # nothing written
+}
+
+@test "symsplit: --maps of a binary or non-maps file is one short line, not its bytes; unreadable is one line" {
+    bats_require_minimum_version 1.5.0
+    for f in "$FX/timeline/app" /etc/passwd; do
+        run --separate-stderr ss --maps "$f"
+        assert_failure 2
+        assert_equal "$stderr" "symsplit: --maps $f: line 1 is not a /proc/PID/maps line (start-end perms offset dev inode [path])"
+    done
+    run --separate-stderr ss --maps "$BATS_TEST_TMPDIR"
+    assert_failure 2
+    assert_equal "$stderr" "symsplit: --maps $BATS_TEST_TMPDIR: is a directory"
 }
 
 @test "symsplit --json: a COPY row lists its copies and a LATENT row its promotion as fields, not only in WHY" {
@@ -309,6 +393,46 @@ print(" ".join(f["promoted"] for f in json.load(sys.stdin)["findings"] if f["ver
     [ -z "$(ls -A "$BATS_TEST_TMPDIR" | grep symsplit-trace)" ]   # its private directory is gone
     run --separate-stderr ss --trace -- no-such-command-here
     assert_failure 2
+}
+
+@test "symsplit: --trace of a file that cannot run is one line, exit 2" {
+    bats_require_minimum_version 1.5.0
+    export TMPDIR=$BATS_TEST_TMPDIR
+    run --separate-stderr ss --trace -- /nonexistent
+    assert_failure 2
+    assert_equal "$stderr" "symsplit: --trace: /nonexistent: No such file or directory"
+    printf 'not a program\n' > "$BATS_TEST_TMPDIR/noexec"; chmod +x "$BATS_TEST_TMPDIR/noexec"
+    run --separate-stderr ss --trace -- "$BATS_TEST_TMPDIR/noexec"
+    assert_failure 2
+    assert_equal "$stderr" "symsplit: --trace: $BATS_TEST_TMPDIR/noexec: cannot run it: Exec format error"
+    [ -z "$(ls -A "$BATS_TEST_TMPDIR" | grep symsplit-trace)" ]
+}
+
+@test "symsplit: --json --trace: the traced program's stdout goes to stderr, symsplit's stdout is the JSON alone" {
+    bats_require_minimum_version 1.5.0
+    export TMPDIR=$BATS_TEST_TMPDIR
+    run --separate-stderr ss --json --trace -- /bin/sh -c 'echo from-the-program'
+    assert_success
+    run python3 -c 'import json, sys; print(json.load(sys.stdin)["images"])' <<< "$output"
+    assert_output 1
+    [[ $stderr == *from-the-program* ]]
+}
+
+@test "symsplit: SIGTERM or SIGINT to --trace stops the program and what it started, removes the record, dies of the signal" {
+    for sig in TERM INT HUP; do
+        t=$BATS_TEST_TMPDIR/$sig; mkdir "$t"
+        # sh waits for a background sleep: sh is the child, sleep the grandchild
+        (trap - INT; TMPDIR=$t exec timeout -k 2 30 "$SYMSPLIT" --trace -- /bin/sh -c 'sleep 60 & echo $! > "$0"; wait' "$t/pid") &
+        outer=$!
+        for i in $(seq 100); do [ -s "$t/pid" ] && break; sleep 0.1; done
+        [ -s "$t/pid" ]
+        sym=$(pgrep -P "$outer" -x symsplit)
+        kill -$sig "$sym"
+        st=0; wait "$outer" || st=$?
+        [ "$st" -ne 124 ] || { echo "$sig: symsplit did not end"; false; }
+        ! kill -0 "$(cat "$t/pid")" 2> /dev/null || { kill "$(cat "$t/pid")"; echo "$sig: the program's child outlived symsplit"; false; }
+        [ "$(ls -A "$t")" = pid ] || { ls -A "$t"; false; }              # no symsplit-trace.* left
+    done
 }
 
 @test "symsplit: LD_PRELOAD (or --preload) comes before the NEEDED closure, as running it shows" {

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *kind(mode_t mode)
+const char *file_kind(mode_t mode)
 {
     if (S_ISDIR(mode)) return "is a directory";
     if (S_ISFIFO(mode)) return "is a FIFO, not a regular file";
@@ -26,7 +26,7 @@ int open_input(const char *path, struct stat *st, char **err)
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) { *err = xasprintf("%s: %s", path, strerror(errno)); return -1; }
     if (fstat(fd, st) < 0) *err = xasprintf("%s: %s", path, strerror(errno));
-    else if (!S_ISREG(st->st_mode)) *err = xasprintf("%s: %s", path, kind(st->st_mode));
+    else if (!S_ISREG(st->st_mode)) *err = xasprintf("%s: %s", path, file_kind(st->st_mode));
     else return fd;
     close(fd);
     return -1;

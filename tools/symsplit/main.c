@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define USAGE "usage: symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind]]... [--dlsym NAME[@VER]]... [--host node|python] [--preload LIB]... [--allow FILE] [--json] [--json-out FILE] [--info] [--copies] [--strict] EXECUTABLE...\n" \
@@ -22,13 +23,16 @@
     "  --host node|python     the entry points that host looks up (N-API, PyInit_*)\n" \
     "                         without either, a handle-only use is at most MAYBE\n" \
     "  --trace -- CMD [ARGS]  run CMD under LD_DEBUG (the only mode that runs anything):\n" \
-    "                         its dlopens are the image, findings marked seen live or not\n" \
-    "  --pid PID, --maps FILE the objects a process has mapped (/proc/PID/maps or a copy):\n" \
+    "                         its dlopens are the image, findings marked seen live or not;\n" \
+    "                         CMD's stdout goes to stderr\n" \
+    "  --pid PID, --maps FILE the objects a process has mapped (/proc/PID/maps or a copy)\n" \
+    "                         (--pid, --maps, --trace: one of them):\n" \
     "                         start-up closure global, other roots RTLD_LOCAL dlopens\n" \
     "  --preload LIB          as LD_PRELOAD (which is read from the environment too)\n" \
     "  --allow FILE           allowlist: one 'SYMBOL [MODULE]' glob pair a line\n" \
     "  --json                 one JSON object instead of the table\n" \
-    "  --json-out FILE        the table, and the same JSON object written to FILE (one run for both)\n" \
+    "  --json-out FILE        the table, and the same JSON object written to FILE (one run for both;\n" \
+    "                         a regular file, none of the inputs; written aside, then renamed)\n" \
     "  --info                 also print MAYBE and INFO rows\n" \
     "  --copies               COPY rows (libraries in 2+ copies) also without --dlopen\n" \
     "  --strict               LATENT and COPY rows set the exit status too\n" \
@@ -81,25 +85,28 @@ int main(int argc, char **argv)
     int ndl = 0, nexe = 0, json = 0, show_all = 0, strict = 0, copies = 0;
     struct allow *allow = NULL;
     struct dlsyms *dlsyms = NULL;
-    const char *maps = NULL;
-    FILE *json_out = NULL;
+    const char *maps = NULL, *pid = NULL, *json_path = NULL, *allow_path = NULL;
+    struct outfile jo = { 0 };
+    char *jbuf = NULL;
+    size_t jlen = 0;
     char *const *trace_cmd = NULL;
     struct trace tr, *live = NULL;
     char *pid_exe = NULL;
     char *err = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(USAGE HELP, stdout); return 0; }
-        if (!strcmp(a, "--version")) { fputs(VERSION, stdout); return 0; }
+        if (!strcmp(a, "--help") || !strcmp(a, "-h") || !strcmp(a, "--version")) {
+            fputs(strcmp(a, "--version") ? USAGE HELP : VERSION, stdout);
+            if (!stdout_close(&err)) return 0;
+            fprintf(stderr, "symsplit: %s\n", err);
+            return 2;
+        }
         if (!strcmp(a, "--json")) json = 1;
         else if (!strcmp(a, "--strict")) strict = 1;
         else if (!strcmp(a, "--json-out")) {
             if (i + 1 >= argc) return usage("--json-out needs a file");
-            if (json_out) fclose(json_out);
-            if (!(json_out = fopen(argv[++i], "w"))) {
-                fprintf(stderr, "symsplit: --json-out %s: cannot write it\n", argv[i]);
-                return 2;
-            }
+            if (json_path) return usage("--json-out given twice (one file per run)");
+            json_path = argv[++i];
         }
         else if (!strcmp(a, "--copies")) copies = 1;
         else if (!strcmp(a, "--info")) show_all = 1;
@@ -115,8 +122,9 @@ int main(int argc, char **argv)
             break;
         } else if (!strcmp(a, "--maps") || !strcmp(a, "--pid")) {
             if (i + 1 >= argc) return usage(xasprintf("%s needs an argument", a));
+            if (maps || pid) return usage("--pid and --maps name one process: give one of them, once");
             if (!strcmp(a, "--maps")) maps = argv[++i];
-            else if (!(maps = maps_of_pid(argv[++i], &pid_exe, &err))) return usage(err);
+            else pid = argv[++i];
         } else if (!strcmp(a, "--dlsym") || !strcmp(a, "--host")) {
             if (i + 1 >= argc) return usage(xasprintf("%s needs an argument", a));
             if (!strcmp(a, "--dlsym")) dlsyms = dlsyms_add(dlsyms, argv[++i]);
@@ -124,7 +132,7 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--dlopen") || !strcmp(a, "--allow")) {
             if (i + 1 >= argc) return usage(xasprintf("%s needs an argument", a));
             if (!strcmp(a, "--allow")) {
-                if (!(allow = allow_load(argv[++i], &err))) { fprintf(stderr, "symsplit: %s\n", err); return 2; }
+                if (!(allow = allow_load(allow_path = argv[++i], &err))) { fprintf(stderr, "symsplit: %s\n", err); return 2; }
                 continue;
             }
             if (dlopen_arg(argv[++i], &dl[ndl++], &err)) return usage(err);
@@ -132,6 +140,20 @@ int main(int argc, char **argv)
             while (++i < argc) exes[nexe++] = argv[i];
         } else if (a[0] == '-' && a[1]) return usage(xasprintf("unknown option '%s'", a));
         else exes[nexe++] = a;
+    }
+    /* contradictions, before any work */
+    if (trace_cmd && (maps || pid)) return usage("--trace runs CMD; --pid and --maps read a process that exists: give one of them");
+    if (trace_cmd && nexe) return usage("--trace analyses CMD: no EXECUTABLE besides it");
+    if (pid && nexe) return usage("--pid takes its executable from /proc/PID/exe: no EXECUTABLE besides it");
+    if (maps && nexe > 1) return usage("--maps FILE takes at most one EXECUTABLE");
+    if (pid && !(maps = maps_of_pid(pid, &pid_exe, &err))) return usage(err);
+    if (json_path) {   /* never a FIFO or a device, never a file this run reads */
+        const char *named[] = { allow_path, maps, pid_exe, trace_cmd && strchr(trace_cmd[0], '/') ? trace_cmd[0] : NULL };
+        int bad = outfile_check(&jo, json_path, &err);
+        for (int k = 0; !bad && k < 4; k++) bad = outfile_refuse_input(&jo, named[k], &err);
+        for (int k = 0; !bad && k < nexe; k++) bad = outfile_refuse_input(&jo, exes[k], &err);
+        for (int k = 0; !bad && k < ndl; k++) bad = outfile_refuse_input(&jo, dl[k].path, &err);
+        if (bad) { fprintf(stderr, "symsplit: %s\n", err); return 2; }
     }
     elf_version(EV_CURRENT);
     if (ldcache_open(&err)) { fprintf(stderr, "symsplit: %s\n", err); return 2; }
@@ -142,7 +164,9 @@ int main(int argc, char **argv)
             const char *b = strrchr(tr.roots[k], '/');
             tdl[k] = dlopen_as_given(tr.roots[k], b ? b + 1 : tr.roots[k], dl, ndl);
         }
-        fprintf(stderr, "symsplit: note: --trace: %s ran; %d module(s) it dlopened, in that order:", tr.exe, tr.nroots);
+        if (WIFSIGNALED(tr.status)) fprintf(stderr, "symsplit: note: --trace: %s ran, killed by signal %d;", tr.exe, WTERMSIG(tr.status));
+        else fprintf(stderr, "symsplit: note: --trace: %s ran, exit %d;", tr.exe, WEXITSTATUS(tr.status));
+        fprintf(stderr, " %d module(s) it dlopened, in that order:", tr.nroots);
         for (int k = 0; k < tr.nroots; k++)
             fprintf(stderr, " %s%s", tdl[k].path, tdl[k].kind == SC_GLOBAL ? ":global" : ":local");
         fprintf(stderr, "\n");
@@ -168,6 +192,8 @@ int main(int argc, char **argv)
         ndl = n;
     }
     if (!nexe) return usage("no EXECUTABLE given");
+    /* --json-out: the object is collected in memory and written aside, then renamed */
+    FILE *json_out = json_path ? open_memstream(&jbuf, &jlen) : NULL;
     struct report *r = report_new(json, json_out, show_all, allow);
     report_live(r, live);
     int errors = 0, images = 0;
@@ -179,6 +205,11 @@ int main(int argc, char **argv)
             err = NULL;
             errors++;
         } else {
+            for (int i = 0; i < im.n; i++)   /* a library found by search is an input too */
+                if (outfile_clash(&jo, im.mods[i].m->dev, im.mods[i].m->ino, im.mods[i].m->path, &err)) {
+                    fprintf(stderr, "symsplit: %s\n", err);
+                    return 2;
+                }
             images++;
             im.dlsyms = dlsyms;
             if (im.mods[0].m->is_static)
@@ -204,7 +235,15 @@ int main(int argc, char **argv)
         }
         image_free(&im);
     }
-    report_finish(r, images, errors);
-    fflush(stdout);
-    return exit_status(report_counts(r), errors, strict);
+    report_finish(r, images, errors);   /* closes json_out: jbuf holds the object */
+    int status = exit_status(report_counts(r), errors, strict);
+    if (json_path && outfile_write(&jo, jbuf, jlen, &err)) {   /* a lost report is an error, one line */
+        fprintf(stderr, "symsplit: %s\n", err);
+        free(err);
+        status = 2;
+    }
+    if (stdout_close(&err)) { fprintf(stderr, "symsplit: %s\n", err); status = 2; }
+    free(jbuf);
+    outfile_free(&jo);
+    return status;
 }

@@ -6,23 +6,53 @@
  * --dlopen names it with other flags.  main prints
  * that assumption on stderr. */
 #include "symsplit.h"
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* "start-end perms offset dev:dev inode [path]": the kernel's format; any
+ * other line means FILE is no maps file (its bytes are not repeated). */
+static int maps_line(const char *s, ssize_t len)
+{
+    unsigned long lo, hi, off, ino;
+    unsigned maj, mn;
+    char perms[5];
+    int k = -1;
+    if ((ssize_t)strlen(s) != len) return 0;   /* a NUL byte: binary */
+    if (sscanf(s, "%lx-%lx %4s %lx %x:%x %lu%n", &lo, &hi, perms, &off, &maj, &mn, &ino, &k) != 7 || k < 0) return 0;
+    if (strlen(perms) != 4 || strspn(perms, "rwxps-") != 4) return 0;
+    return s[k] == 0 || s[k] == ' ' || s[k] == '\n';
+}
+
 /* Unique absolute paths of mapped files, in address order. */
 static char **mapped(const char *file, int *n, char **err)
 {
     struct stat st;
     int fd = open_input(file, &st, err);
-    if (fd < 0) return NULL;
+    if (fd < 0) {
+        char *why = *err;
+        *err = xasprintf("--maps %s", why);
+        free(why);
+        return NULL;
+    }
     FILE *f = fdopen(fd, "r");
     char *line = NULL, **paths = NULL;
     size_t cap = 0;
     *n = 0;
-    while (getline(&line, &cap, f) > 0) {
+    ssize_t len;
+    for (int no = 1; (len = getline(&line, &cap, f)) > 0; no++) {
+        if (!maps_line(line, len)) {
+            *err = xasprintf("--maps %s: line %d is not a /proc/PID/maps line (start-end perms offset dev inode [path])",
+                             file, no);
+            for (int i = 0; i < *n; i++) free(paths[i]);
+            free(paths);
+            free(line);
+            fclose(f);
+            return NULL;
+        }
         char *p = strchr(line, '/');
         if (!p) continue;
         p[strcspn(p, "\n")] = 0;
@@ -34,8 +64,10 @@ static char **mapped(const char *file, int *n, char **err)
         paths = xrealloc(paths, (*n + 1) * sizeof *paths);
         paths[(*n)++] = xstrdup(p);
     }
+    int rerr = ferror(f) ? errno : 0;
     free(line);
     fclose(f);
+    if (rerr) { *err = xasprintf("--maps %s: %s", file, strerror(rerr)); return NULL; }
     if (!*n) { *err = xasprintf("%s: no mapped files (not a /proc/PID/maps?)", file); return NULL; }
     return paths;
 }

@@ -24,6 +24,17 @@ void strmap_put(struct strmap *m, const char *key, void *val); /* key copied */
 struct stat;
 int open_input(const char *path, struct stat *st, char **err);    /* fd, or -1 with *err */
 void *map_input(const char *path, struct stat *st, char **err);   /* private writable map, or NULL */
+const char *file_kind(mode_t mode);   /* "is a FIFO, not a regular file"... */
+
+/* ---- output.c: --json-out FILE (checked, written aside, renamed) and stdout ---- */
+struct outfile { const char *arg; char *path; int exists; dev_t dev; ino_t ino; mode_t mode; };
+int outfile_check(struct outfile *o, const char *path, char **err);   /* 0, or -1 with *err */
+/* -1 with *err when FILE is that input (same device and inode), else 0 */
+int outfile_clash(const struct outfile *o, dev_t dev, ino_t ino, const char *input, char **err);
+int outfile_refuse_input(const struct outfile *o, const char *input, char **err);
+int outfile_write(const struct outfile *o, const char *buf, size_t len, char **err);
+void outfile_free(struct outfile *o);
+int stdout_close(char **err);   /* flush and close stdout: -1 with *err on a write error */
 
 /* ---- elf_module.c: one parsed ELF file, shared by every image that loads it ---- */
 enum symkind { K_FUNC, K_DATA, K_OTHER };
@@ -183,7 +194,7 @@ char *maps_of_pid(const char *pid, char **exe, char **err);   /* the maps file; 
 struct dlopen_req dlopen_as_given(const char *path, const char *name, const struct dlopen_req *user, int nuser);
 
 /* ---- trace.c: --trace -- CMD: the one mode that runs something ---- */
-struct trace { struct strmap live; char **roots; int nroots; char *exe; };
+struct trace { struct strmap live; char **roots; int nroots; char *exe; int status; };   /* status: waitpid's */
 int trace_run(char *const *cmd, struct trace *t, char **err);
 int trace_seen(const struct trace *t, const char *binder, const char *target, const char *name);
 
