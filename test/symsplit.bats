@@ -382,17 +382,70 @@ print(" ".join(f["promoted"] for f in json.load(sys.stdin)["findings"] if f["ver
     [[ $stderr == "symsplit: --pid 999999999: cannot read /proc/999999999/exe"* ]]
 }
 
-@test "symsplit: --trace runs the program, takes its dlopens from the loader and marks the split seen live" {
+@test "symsplit: --trace runs the program, takes its dlopens from the loader and marks the split observed" {
     bats_require_minimum_version 1.5.0
     t=$FX/timeline
     export TMPDIR=$BATS_TEST_TMPDIR
     run --separate-stderr ss --dlsym user_count --dlopen libC.so:global --trace -- "$t/app" "$t/libC.so:global" "$t/plugin.so"
     assert_failure 1
     [[ $stderr == *"2 module(s) it dlopened, in that order: $t/libC.so:global $t/plugin.so:local"* ]]
-    assert_line --regexp "^SPLIT .* reg_count .*resolves to libC.so's copy.*\\[seen live: the loader made this binding\\]"
+    assert_line --regexp "^SPLIT .* reg_count .*resolves to libC.so's copy.*\\[observed: the loader made this binding\\]"
     [ -z "$(ls -A "$BATS_TEST_TMPDIR" | grep symsplit-trace)" ]   # its private directory is gone
     run --separate-stderr ss --trace -- no-such-command-here
     assert_failure 2
+}
+
+# ---- issue 23, item 2: --trace reads the whole loader record ----
+# dlorder's run is the truth (exit 1: plugin.so saw the other copy's empty registry)
+@test "symsplit --trace: a module opened RTLD_GLOBAL is modelled so (the loader's 'add ... to global scope'): SPLIT observed, not LATENT" {
+    bats_require_minimum_version 1.5.0
+    t=$FX/timeline
+    export TMPDIR=$BATS_TEST_TMPDIR
+    run timeout -k 2 10 "$t/app" "$t/libC.so:global" "$t/plugin.so"
+    assert_failure 1
+    run --separate-stderr ss --json --trace -- "$t/app" "$t/libC.so:global" "$t/plugin.so"   # no --dlopen flags given
+    assert_failure 1
+    [[ $stderr == *"in that order: $t/libC.so:global $t/plugin.so:local"* ]] || { echo "$stderr"; false; }
+    run python3 -c 'import json, sys
+print(" ".join(f["verdict"] + ":" + f["symbol"] + ":" + f["binder"] + ":" + str(f["observed"]) for f in json.load(sys.stdin)["findings"]))' <<< "$output"
+    assert_output 'SPLIT:reg_count:plugin.so:True'
+    [ -x "$SAN" ] || return 0                               # the record's reader under ASan+UBSan: the same, silently
+    run --separate-stderr ss --trace -- "$t/app" "$t/nosuch.so:try" "$t/libC.so:global" "$t/plugin.so"
+    want=$output
+    run --separate-stderr timeout -k 2 60 env ASAN_OPTIONS=detect_leaks=0 "$SAN" --trace -- "$t/app" "$t/nosuch.so:try" "$t/libC.so:global" "$t/plugin.so"
+    assert_failure 1
+    assert_equal "$output" "$want"
+    [[ $stderr != *Sanitizer* && $stderr != *"runtime error"* ]] || { echo "$stderr"; false; }
+}
+
+@test "symsplit --trace: a dlopen that loaded nothing (missing file, unknown name) is no module; the run is analysed" {
+    bats_require_minimum_version 1.5.0
+    t=$FX/timeline
+    export TMPDIR=$BATS_TEST_TMPDIR
+    run timeout -k 2 10 "$t/app" "$t/nosuch.so:try" libnosuch-glx.so.1:try "$t/libC.so:global" "$t/plugin.so"
+    assert_failure 1
+    run --separate-stderr ss --trace -- "$t/app" "$t/nosuch.so:try" libnosuch-glx.so.1:try "$t/libC.so:global" "$t/plugin.so"
+    assert_failure 1
+    [[ $stderr == *"2 module(s) it dlopened, in that order: $t/libC.so:global $t/plugin.so:local;"* ]] || { echo "$stderr"; false; }
+    [[ $stderr == *"2 dlopen(s) that loaded nothing, not modules: $t/nosuch.so libnosuch-glx.so.1"* ]] || { echo "$stderr"; false; }
+    assert_line --regexp "^SPLIT .* reg_count .*\\[observed: the loader made this binding\\]"
+}
+
+@test "symsplit --trace: observed bindings beat the model: a promotion after an RTLD_NOW open captures nothing, after a lazy one it does" {
+    bats_require_minimum_version 1.5.0
+    t=$FX/timeline
+    export TMPDIR=$BATS_TEST_TMPDIR
+    for p in plugin.so plugin.so:lazy; do
+        args=("$t/libC.so" "$t/$p" "$t/libC.so:promote")   # RTLD_LOCAL, then RTLD_NOLOAD|RTLD_GLOBAL
+        st=0; timeout -k 2 10 "$t/app" "${args[@]}" || st=$?
+        [ "$st" -le 1 ]
+        run --separate-stderr ss --trace -- "$t/app" "${args[@]}"
+        [[ $stderr == *"in that order: $t/libC.so:global $t/plugin.so:local;"* ]] || { echo "$stderr"; false; }
+        [ "$status" -eq "$st" ] || { echo "$p: symsplit $status, the run $st: $output"; false; }
+        if [ "$st" -eq 1 ]; then assert_line --regexp "^SPLIT .* reg_count .*\\[observed: the loader made this binding\\]"
+        else refute_line --partial SPLIT; fi
+    done
+    [ "$st" -eq 1 ]                                       # the lazy run split
 }
 
 @test "symsplit: --trace of a file that cannot run is one line, exit 2" {

@@ -53,10 +53,13 @@ int lookup_in(const struct image *im, const struct searchlist *sl, const char *n
  * When: a module binding at load sees the global scope as it stood when it
  * was opened (start-up modules: the start-up closure; the k-th dlopen: what
  * joined before it; an RTLD_GLOBAL module joins after its own relocation).
- * A lazy slot is bound at first call, assumed after the last open. */
+ * A lazy slot is bound at first call, assumed after the last open.
+ * Observed first: a binding read from the process (observed.c) is what ran. */
 int lookup(const struct image *im, int from, const char *name, uint32_t hash,
            const char *ver, int ver_hidden, int lazy, int *defidx)
 {
+    int seen = observed_module(im, from, name, ver), sd;
+    if (seen >= 0 && (sd = match(im->mods[seen].m, name, hash, ver, ver_hidden)) >= 0) { *defidx = sd; return seen; }
     int until = lazy && !im->mods[from].now ? INT_MAX : im->mods[from].step ? im->mods[from].step - 1 : 0;
     const struct lmod *l = &im->mods[from];
     const struct searchlist *first = &im->global, *second = NULL;

@@ -23,7 +23,8 @@
     "  --host node|python     the entry points that host looks up (N-API, PyInit_*)\n" \
     "                         without either, a handle-only use is at most MAYBE\n" \
     "  --trace -- CMD [ARGS]  run CMD under LD_DEBUG (the only mode that runs anything):\n" \
-    "                         its dlopens are the image, findings marked seen live or not;\n" \
+    "                         its dlopens and scopes are the image, its bindings the truth,\n" \
+    "                         findings marked observed (in the loader's record) or modelled;\n" \
     "                         CMD's stdout goes to stderr\n" \
     "  --pid PID, --maps FILE the objects a process has mapped (/proc/PID/maps or a copy)\n" \
     "                         (--pid, --maps, --trace: one of them):\n" \
@@ -160,15 +161,19 @@ int main(int argc, char **argv)
     if (trace_cmd) {   /* run it: the loader's record gives the dlopens and the live bindings */
         if (trace_run(trace_cmd, &tr, &err)) { fprintf(stderr, "symsplit: %s\n", err); return 2; }
         struct dlopen_req *tdl = xcalloc(tr.nroots + 1, sizeof *tdl);
-        for (int k = 0; k < tr.nroots; k++) {
-            const char *b = strrchr(tr.roots[k], '/');
-            tdl[k] = dlopen_as_given(tr.roots[k], b ? b + 1 : tr.roots[k], dl, ndl);
+        for (int k = 0; k < tr.nroots; k++) {   /* the record's order and scope; deepbind, lazy from --dlopen */
+            const char *b = strrchr(tr.roots[k].path, '/');
+            tdl[k] = dlopen_as_given(tr.roots[k].path, b ? b + 1 : tr.roots[k].path, dl, ndl);
+            tdl[k].kind = tr.roots[k].kind;
         }
         if (WIFSIGNALED(tr.status)) fprintf(stderr, "symsplit: note: --trace: %s ran, killed by signal %d;", tr.exe, WTERMSIG(tr.status));
         else fprintf(stderr, "symsplit: note: --trace: %s ran, exit %d;", tr.exe, WEXITSTATUS(tr.status));
         fprintf(stderr, " %d module(s) it dlopened, in that order:", tr.nroots);
         for (int k = 0; k < tr.nroots; k++)
             fprintf(stderr, " %s%s", tdl[k].path, tdl[k].kind == SC_GLOBAL ? ":global" : ":local");
+        fprintf(stderr, "; %d binding(s) observed", tr.obs.nbinds);
+        if (tr.nfailed) fprintf(stderr, "; %d dlopen(s) that loaded nothing, not modules:", tr.nfailed);
+        for (int k = 0; k < tr.nfailed; k++) fprintf(stderr, " %s", tr.failed[k]);
         fprintf(stderr, "\n");
         exes[0] = tr.exe;
         nexe = 1;
@@ -195,7 +200,6 @@ int main(int argc, char **argv)
     /* --json-out: the object is collected in memory and written aside, then renamed */
     FILE *json_out = json_path ? open_memstream(&jbuf, &jlen) : NULL;
     struct report *r = report_new(json, json_out, show_all, allow);
-    report_live(r, live);
     int errors = 0, images = 0;
     for (int e = 0; e < nexe; e++) {
         struct image im;
@@ -212,6 +216,7 @@ int main(int argc, char **argv)
                 }
             images++;
             im.dlsyms = dlsyms;
+            im.obs = live ? &live->obs : NULL;
             if (im.mods[0].m->is_static)
                 fprintf(stderr, "symsplit: note: %s is statically linked: nothing is bound at run time\n", exes[e]);
             if (getenv("SYMSPLIT_DEBUG"))     /* the closure in load order, for checking against ldd */
@@ -223,7 +228,9 @@ int main(int argc, char **argv)
             /* library copies: asked for, or a process with plugins (the
              * system sweep, one executable at a time, does not pay for it) */
             if (copies || im.nlocals) report_copies(r, &im);
-            /* latent captures: each RTLD_LOCAL dlopen assumed RTLD_GLOBAL in turn */
+            /* latent captures: each RTLD_LOCAL dlopen assumed RTLD_GLOBAL in turn,
+             * a what-if the model answers alone (what ran bound otherwise) */
+            im.obs = NULL;
             for (int k = 0; k < im.nlocals; k++) {
                 if (image_in_global(&im, im.roots[k])) continue;
                 int mark = image_promote(&im, k);

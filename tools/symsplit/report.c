@@ -10,7 +10,6 @@ struct report {
     int json, show_all, header, suppressed, partial, naive;
     FILE *json_out;                  /* --json-out: the JSON object there too, the table on stdout */
     const char *promoted;            /* latent pass: the module assumed RTLD_GLOBAL, else NULL */
-    const struct trace *live;        /* --trace: the loader's record of its bindings */
     struct strmap seen;              /* image, symbol, binder, live copy of each SPLIT/LATENT row */
     int count[V_NCLASS];
     struct allow *allow;
@@ -28,7 +27,6 @@ struct report *report_new(int json, FILE *json_out, int show_all, struct allow *
 }
 const int *report_counts(const struct report *r) { return r->count; }
 void report_promoted(struct report *r, const char *module) { r->promoted = module; }
-void report_live(struct report *r, const struct trace *t) { r->live = t; }
 
 static const char *mname(const struct image *im, int i) { return module_name(im->mods[i].m); }
 
@@ -167,13 +165,13 @@ int report_split(struct report *r, const struct image *im, const char *name, con
              mx->defs[f->xdef].kind == K_DATA || my->defs[f->def].kind == K_DATA ? "" : " (function with private state behind it)",
              "", "");
     cat(&why, " [confidence: %s]%s%s", conf_name[f->conf], "", "");
-    int seen = r->live && trace_seen(r->live, im->mods[f->binder].m->path, my->path, name);
-    if (r->live) cat(&why, " [%s]%s%s", seen ? "seen live: the loader made this binding" : "not seen live", "", "");
+    /* a process was observed: say which rows it proves */
+    if (im->obs) cat(&why, " [%s]%s%s", f->observed ? "observed: the loader made this binding" : "modelled: not in the loader's record", "", "");
     char *jb = json_str(mname(im, f->binder)), *jy = json_str(my->path), *jx = json_str(mx->path);
     char *jp = r->promoted ? json_str(r->promoted) : NULL;   /* a LATENT row: the module whose promotion */
     char *extra = xasprintf(",\"binder\":%s,\"binds\":%s,\"binding\":\"%s\",\"live_copy\":%s,\"evidence\":\"%s\"%s%s%s",
                             jb, jy, how_name[f->how], jx, f->ev_how < 0 ? "collision" : how_name[f->ev_how],
-                            !r->live ? "" : seen ? ",\"seen_live\":true" : ",\"seen_live\":false",
+                            !im->obs ? "" : f->observed ? ",\"observed\":true" : ",\"observed\":false",
                             jp ? ",\"promoted\":" : "", jp ? jp : "");
     report_row(r, im, &d, name, f->conf, why, extra);
     free(jb); free(jy); free(jx); free(jp); free(extra); free(why);

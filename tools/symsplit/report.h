@@ -12,7 +12,6 @@ const int *report_counts(const struct report *r);
 /* s as a JSON string, quotes included (malloc'd) */
 char *json_str(const char *s);
 void report_promoted(struct report *r, const char *module);   /* latent pass on/off */
-void report_live(struct report *r, const struct trace *t);    /* --trace: mark findings seen live */
 void report_naive(struct report *r, int has_duplicates);
 void report_partial(struct report *r);
 /* loadable.c: NOLOAD rows for what ld.so would refuse; returns how many. */

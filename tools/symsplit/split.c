@@ -181,7 +181,10 @@ static int capture(struct ctx *c, const struct group *gr, struct finding *out)
             int diff = different_entities(X, &X->defs[xd], Y, yd);
             /* a hidden namesake with other code is not a copy of the interposing definition */
             if (diff && X->defs[xd].hidden_vis) continue;
-            struct finding f = { b->binder, b->target, b->def, b->how, x, xd, 0, 0, 0, NULL, diff };
+            struct finding f = { b->binder, b->target, b->def, b->how, x, xd, 0, 0, 0, NULL, diff, 0 };
+            /* the record names the reference's version; an unversioned reference may bind a versioned definition */
+            f.observed = b->how == H_LOOKUP && (observed_module(im, b->binder, gr->name, vname(Y, yd)) == b->target ||
+                                                observed_module(im, b->binder, gr->name, NULL) == b->target);
             /* running code keeps a copy of code in use, never a copy of data;
              * C++ vague linkage is reported as such whatever the evidence */
             int name_only = yd->kind != K_FUNC || X->defs[xd].kind != K_FUNC || weak_func(yd) || weak_func(&X->defs[xd]);

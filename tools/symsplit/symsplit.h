@@ -151,6 +151,7 @@ struct image {
     int *roots;                       /* roots[k]: the --dlopen module whose searchlist is locals[k] */
     struct missing { const char *name; int req; } *missing; int nmissing;   /* NEEDED found by no search rule */
     const struct dlsyms *dlsyms;      /* what the host looks up on a handle; NULL: not given */
+    const struct observed *obs;       /* what the process did (observed.c); NULL: files only */
 };
 struct dlopen_req { const char *path; enum scopekind kind; int deepbind, lazy; };
 /* Builds the image.  Returns 0, or -1 with *err set (malformed file, cycle...). */
@@ -187,6 +188,16 @@ int lookup_in(const struct image *im, const struct searchlist *sl, const char *n
               const char *ver, int *defidx);
 int self_binding(struct module *m, int defidx, int *how, int *conf);
 
+/* ---- observed.c: bindings read from the process (--trace's loader record) ---- */
+struct observed {
+    struct strmap binds;     /* binder dev:ino, name, version -> target file id */
+    struct strmap files;     /* path -> file id (stat once) */
+    int nbinds;
+};
+void observed_bind(struct observed *o, const char *binder, const char *target, const char *name, const char *ver);
+/* The module (image index) from's reference to name@ver was seen bound to, or -1. */
+int observed_module(const struct image *im, int from, const char *name, const char *ver);
+
 /* ---- maps.c: --pid / --maps ---- */
 int maps_image(const char *file, const char **exe, const struct dlopen_req *user, int nuser,
                struct dlopen_req **out, char **err);
@@ -194,9 +205,13 @@ char *maps_of_pid(const char *pid, char **exe, char **err);   /* the maps file; 
 struct dlopen_req dlopen_as_given(const char *path, const char *name, const struct dlopen_req *user, int nuser);
 
 /* ---- trace.c: --trace -- CMD: the one mode that runs something ---- */
-struct trace { struct strmap live; char **roots; int nroots; char *exe; int status; };   /* status: waitpid's */
+struct trace {
+    char *exe; int status;            /* what ran; waitpid's status */
+    struct observed obs;              /* every binding the loader made in CMD's process */
+    struct dlopen_req *roots; int nroots;   /* what it dlopened, in order; kind: "add ... to global scope" */
+    char **failed; int nfailed;       /* dlopen attempts that loaded nothing (not modules) */
+};
 int trace_run(char *const *cmd, struct trace *t, char **err);
-int trace_seen(const struct trace *t, const char *binder, const char *target, const char *name);
 
 /* ---- dlsym.c: what the host program looks up on a dlopen handle ---- */
 struct dlsyms;
@@ -221,6 +236,7 @@ struct finding {
     int ev_how, ev_binder;
     const char *ev_name;
     int collision;           /* the two definitions are different entities (sizes or bytes differ) */
+    int observed;            /* the capturing binding was read from the process, not modelled */
 };
 /* policy.c: two definitions of one name that are not copies of one thing. */
 int different_entities(const struct module *a, const struct def *da, const struct module *b, const struct def *db);

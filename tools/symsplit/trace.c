@@ -1,9 +1,15 @@
 /* --trace -- CMD ARGS: the one mode that runs something.  CMD runs under
- * LD_DEBUG=bindings,files with LD_DEBUG_OUTPUT in a private temporary
- * directory (removed afterwards); from the loader's own record come the
- * modules it dlopened, in order, and every binding it made.  A finding whose
- * binding is in that record is marked "seen live".  symsplit waits for CMD:
- * nothing it starts outlives it. */
+ * LD_DEBUG=files,scopes,bindings with LD_DEBUG_OUTPUT in a private temporary
+ * directory (removed afterwards), and this is the one reader of that
+ * record (CMD's own process; what it starts writes records of its own):
+ *   file=NAME; dynamically loaded by ...   a dlopen attempt, which may find
+ *                                          nothing (libepoxy's libGLX.so.1)
+ *   opening file=PATH; direct_opencount=N  the dlopen succeeded: a module
+ *   add PATH to global scope               opened (or promoted) RTLD_GLOBAL
+ *   binding file A to B: ... `S' [V]       A's reference to S@V runs on B's
+ * The attempts give the real dlopen order; the bindings are observed
+ * (observed.c) and beat the model's.  symsplit waits for CMD: nothing it
+ * starts outlives it. */
 #include "symsplit.h"
 #include <dirent.h>
 #include <fcntl.h>
@@ -23,41 +29,79 @@ static const char *base(const char *p)
     return s ? s + 1 : p;
 }
 
-static char *key(const char *binder, const char *target, const char *name)
+/* The reader's state over one record: dlopen attempts in program order. */
+struct attempt { char *name, *path; };   /* path: set by the "opening file=" that ends a dlopen well */
+struct record { struct trace *t; struct attempt *a; int n, cap; struct strmap global; };
+
+/* "NAME [NS]" at s: NAME cut off in place; the namespace, or -1 */
+static long ns_of(char *s)
 {
-    return xasprintf("%s\1%s\1%s", base(binder), base(target), name);
+    char *b = strstr(s, " [");
+    if (!b) return -1;
+    *b = 0;
+    return strtol(b + 2, NULL, 10);
 }
 
-int trace_seen(const struct trace *t, const char *binder, const char *target, const char *name)
+static int same_file(const char *requested, const char *path)
 {
-    char *k = key(binder, target, name);
-    int seen = strmap_get(&t->live, k) != NULL;
-    free(k);
-    return seen;
+    return !strcmp(requested, path) || (!strchr(requested, '/') && !strcmp(base(path), requested));
 }
 
-/* One line of the loader's record (after "PID:\t"). */
-static void line(struct trace *t, char *s)
+/* One line of the loader's record (after "PID:\t").  Only the main
+ * namespace [0] is read (a dlmopen namespace is another image). */
+static void line(struct record *r, char *s)
 {
-    char *p;
+    char *p, *e;
     if (!strncmp(s, "binding file ", 13)) {   /* binding file A [0] to B [0]: normal symbol `S' [V] */
-        char *a = s + 13, *to = strstr(a, " to "), *sym = strchr(s, '`');
-        if (!to || !sym) return;
-        char *ae = strstr(a, " ["), *b = to + 4, *be = strstr(b, " ["), *se = strchr(sym + 1, '\'');
-        if (!ae || !be || !se) return;
-        *ae = *be = *se = 0;
-        char *k = key(a, b, sym + 1);
-        strmap_put(&t->live, k, t);
-        free(k);
-    } else if (!strncmp(s, "file=", 5) && (p = strstr(s, "dynamically loaded by"))) {
-        char *f = s + 5, *e = strstr(f, " [");
-        if (!e) return;
-        *e = 0;
-        for (int i = 0; i < t->nroots; i++)
-            if (!strcmp(t->roots[i], f)) return;
-        t->roots = xrealloc(t->roots, (t->nroots + 1) * sizeof *t->roots);
-        t->roots[t->nroots++] = xstrdup(f);
+        char *a = s + 13, *to = strstr(a, "] to "), *sym = strchr(a, '`'), *se = sym ? strchr(sym, '\'') : NULL;
+        if (!to || !se) return;
+        char *b = to + 5, *ver = strstr(se + 1, " [");
+        *se = 0;
+        if (ver) { ver += 2; ver[strcspn(ver, "]")] = 0; }
+        if (ns_of(a) != 0 || ns_of(b) != 0) return;
+        if (!strcmp(a, "<main program>")) a = r->t->exe;
+        observed_bind(&r->t->obs, a, b, sym + 1, ver);
+    } else if (!strncmp(s, "file=", 5) && (p = strstr(s, "];  dynamically loaded by "))) {
+        if (ns_of(s + 5) != 0) return;   /* an attempt: it may find nothing (libGLX.so.1, dri/tls/...) */
+        GROW(r->a, r->n, r->cap);
+        r->a[r->n++] = (struct attempt){ xstrdup(s + 5), NULL };
+    } else if (!strncmp(s, "opening file=", 13) && strstr(s, "direct_opencount=")) {
+        if (ns_of(s + 13) != 0) return;   /* the dlopen succeeded */
+        for (int i = r->n - 1; i >= 0; i--)
+            if (!r->a[i].path && same_file(r->a[i].name, s + 13)) { r->a[i].path = xstrdup(s + 13); return; }
+        GROW(r->a, r->n, r->cap);   /* a module already loaded, opened again (RTLD_NOLOAD|RTLD_GLOBAL...) */
+        r->a[r->n++] = (struct attempt){ xstrdup(s + 13), xstrdup(s + 13) };
+    } else if (!strncmp(s, "add ", 4) && (e = strstr(s, " to global scope")) && e[16] == 0) {
+        *e = 0;   /* LD_DEBUG=scopes: opened (or promoted) RTLD_GLOBAL */
+        if (ns_of(s + 4) == 0) strmap_put(&r->global, s + 4, r);
     }
+}
+
+/* The record read: the modules dlopened, in order, each once, RTLD_GLOBAL
+ * when the loader added it to the global scope; the attempts that loaded
+ * nothing apart. */
+static void finish(struct record *r)
+{
+    struct trace *t = r->t;
+    for (int i = 0; i < r->n; i++) {
+        struct attempt *a = &r->a[i];
+        int dup = 0;
+        if (!a->path) {
+            for (int k = 0; k < t->nfailed && !dup; k++) dup = !strcmp(t->failed[k], a->name);
+            if (!dup) { t->failed = xrealloc(t->failed, (t->nfailed + 1) * sizeof *t->failed); t->failed[t->nfailed++] = a->name; }
+            else free(a->name);
+            continue;
+        }
+        for (int k = 0; k < t->nroots && !dup; k++) dup = !strcmp(t->roots[k].path, a->path);
+        free(a->name);
+        if (dup) { free(a->path); continue; }
+        t->roots = xrealloc(t->roots, (t->nroots + 1) * sizeof *t->roots);
+        t->roots[t->nroots++] = (struct dlopen_req){ a->path, strmap_get(&r->global, a->path) ? SC_GLOBAL : SC_LOCAL, 0, 0 };
+    }
+    free(r->a);
+    for (size_t i = 0; i < r->global.cap; i++) free(r->global.keys[i]);
+    free(r->global.keys);
+    free(r->global.vals);
 }
 
 static char *which(const char *cmd)
@@ -112,7 +156,7 @@ static int reap_rest(void)
 
 /* Runs CMD; 0 with *status, or -1 with *err when it cannot start (the
  * child's execv errno comes back through a close-on-exec pipe). */
-static int run(const char *exe, char *const *cmd, const char *out, int *status, char **err)
+static int run(const char *exe, char *const *cmd, const char *out, int *status, pid_t *cpid, char **err)
 {
     int p[2];
     if (pipe2(p, O_CLOEXEC) < 0) { *err = xasprintf("--trace: pipe: %s", strerror(errno)); return -1; }
@@ -127,7 +171,7 @@ static int run(const char *exe, char *const *cmd, const char *out, int *status, 
          * stderr: symsplit's stdout is the report alone */
         if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent || dup2(2, 1) < 0) e = errno ? errno : ESRCH;
         else {
-            setenv("LD_DEBUG", "bindings,files", 1);
+            setenv("LD_DEBUG", "files,scopes,bindings", 1);
             setenv("LD_DEBUG_OUTPUT", out, 1);
             execv(exe, cmd);
             e = errno;
@@ -135,7 +179,7 @@ static int run(const char *exe, char *const *cmd, const char *out, int *status, 
         if (write(p[1], &e, sizeof e) < 0) {}
         _exit(127);
     }
-    child = pid;
+    child = *cpid = pid;
     if (caught) kill(pid, caught);
     close(p[1]);
     int e = 0;
@@ -155,23 +199,26 @@ static int run(const char *exe, char *const *cmd, const char *out, int *status, 
     return 0;
 }
 
-/* Reads every record file in dir (one per process that ran), then removes them and dir. */
-static void collect(struct trace *t, const char *dir)
+/* Reads the record of CMD's own process (ld.PID: a process it started
+ * writes its own), then removes every file and dir. */
+static void collect(struct trace *t, const char *dir, pid_t pid)
 {
+    struct record r = { .t = t };
+    char *mine = xasprintf("ld.%d", (int)pid);
     DIR *d = opendir(dir);
     struct dirent *e;
     while (d && (e = readdir(d))) {
         if (e->d_name[0] == '.') continue;
         char *f = xasprintf("%s/%s", dir, e->d_name), *buf = NULL;
         size_t cap = 0;
-        FILE *in = caught ? NULL : fopen(f, "r");
+        FILE *in = caught || strcmp(e->d_name, mine) ? NULL : fopen(f, "r");
         while (in && getline(&buf, &cap, in) > 0) {
             buf[strcspn(buf, "\n")] = 0;
             char *s = strchr(buf, ':');
             if (!s) continue;
             s++;
             while (*s == ' ' || *s == '\t') s++;
-            line(t, s);
+            line(&r, s);
         }
         if (in) fclose(in);
         free(buf);
@@ -180,6 +227,8 @@ static void collect(struct trace *t, const char *dir)
     }
     if (d) closedir(d);
     rmdir(dir);
+    free(mine);
+    finish(&r);
 }
 
 int trace_run(char *const *cmd, struct trace *t, char **err)
@@ -200,8 +249,9 @@ int trace_run(char *const *cmd, struct trace *t, char **err)
         sigaction(sigs[i], NULL, &old[i]);
         if (old[i].sa_handler != SIG_IGN) sigaction(sigs[i], &sa, NULL);
     }
-    int rc = run(t->exe, cmd, out, &t->status, err);
-    collect(t, dir);
+    pid_t pid = 0;
+    int rc = run(t->exe, cmd, out, &t->status, &pid, err);
+    collect(t, dir, pid);
     for (int i = 0; i < 3; i++) sigaction(sigs[i], &old[i], NULL);
     free(dir);
     free(out);
