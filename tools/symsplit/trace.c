@@ -30,7 +30,7 @@ static const char *base(const char *p)
 }
 
 /* The reader's state over one record: dlopen attempts in program order. */
-struct attempt { char *name, *path; };   /* path: set by the "opening file=" that ends a dlopen well */
+struct attempt { char *name, *path, *origin; };   /* path: set by the "opening file=" that ends a dlopen well */
 struct record { struct trace *t; struct attempt *a; int n, cap; struct strmap global; };
 
 /* "NAME [NS]" at s: NAME cut off in place; the namespace, or -1 */
@@ -42,9 +42,24 @@ static long ns_of(char *s)
     return strtol(b + 2, NULL, 10);
 }
 
-static int same_file(const char *requested, const char *path)
+/* Did dlopen(requested) open path?  The record names the attempt as asked
+ * ("libGL.so.1", "$ORIGIN/../lib/x.so", "./x.so") and the module as found. */
+static int same_file(const struct attempt *a, const char *path)
 {
-    return !strcmp(requested, path) || (!strchr(requested, '/') && !strcmp(base(path), requested));
+    if (!strcmp(a->name, path)) return 1;
+    if (!strchr(a->name, '/')) return !strcmp(base(path), a->name);
+    char *n = xstrdup(a->name), *o;
+    for (int k = 0; k < 4 && a->origin; k++) {   /* $ORIGIN: the caller's directory */
+        const char *tok = "${ORIGIN}";
+        if (!(o = strstr(n, tok)) && !(o = strstr(n, tok = "$ORIGIN"))) break;
+        char *x = xasprintf("%.*s%s%s", (int)(o - n), n, a->origin, o + strlen(tok));
+        free(n);
+        n = x;
+    }
+    char *rn = realpath(n, NULL), *rp = realpath(path, NULL);
+    int same = rn && rp && !strcmp(rn, rp);
+    free(n); free(rn); free(rp);
+    return same;
 }
 
 /* One line of the loader's record (after "PID:\t").  Only the main
@@ -62,15 +77,19 @@ static void line(struct record *r, char *s)
         if (!strcmp(a, "<main program>")) a = r->t->exe;
         observed_bind(&r->t->obs, a, b, sym + 1, ver);
     } else if (!strncmp(s, "file=", 5) && (p = strstr(s, "];  dynamically loaded by "))) {
-        if (ns_of(s + 5) != 0) return;   /* an attempt: it may find nothing (libGLX.so.1, dri/tls/...) */
+        char *caller = p + 26;   /* an attempt: it may find nothing (libGLX.so.1, dri/tls/...) */
+        if (ns_of(s + 5) != 0 || ns_of(caller) != 0) return;
+        if (!strcmp(caller, "<main program>")) caller = r->t->exe;
+        char *slash = strrchr(caller, '/');
         GROW(r->a, r->n, r->cap);
-        r->a[r->n++] = (struct attempt){ xstrdup(s + 5), NULL };
+        r->a[r->n++] = (struct attempt){ xstrdup(s + 5), NULL, slash ? xasprintf("%.*s", (int)(slash - caller), caller) : xstrdup(".") };
     } else if (!strncmp(s, "opening file=", 13) && strstr(s, "direct_opencount=")) {
-        if (ns_of(s + 13) != 0) return;   /* the dlopen succeeded */
+        /* the dlopen succeeded; an empty name is the program itself (dlopen(NULL)) */
+        if (ns_of(s + 13) != 0 || !s[13]) return;
         for (int i = r->n - 1; i >= 0; i--)
-            if (!r->a[i].path && same_file(r->a[i].name, s + 13)) { r->a[i].path = xstrdup(s + 13); return; }
+            if (!r->a[i].path && same_file(&r->a[i], s + 13)) { r->a[i].path = xstrdup(s + 13); return; }
         GROW(r->a, r->n, r->cap);   /* a module already loaded, opened again (RTLD_NOLOAD|RTLD_GLOBAL...) */
-        r->a[r->n++] = (struct attempt){ xstrdup(s + 13), xstrdup(s + 13) };
+        r->a[r->n++] = (struct attempt){ xstrdup(s + 13), xstrdup(s + 13), NULL };
     } else if (!strncmp(s, "add ", 4) && (e = strstr(s, " to global scope")) && e[16] == 0) {
         *e = 0;   /* LD_DEBUG=scopes: opened (or promoted) RTLD_GLOBAL */
         if (ns_of(s + 4) == 0) strmap_put(&r->global, s + 4, r);
@@ -86,6 +105,7 @@ static void finish(struct record *r)
     for (int i = 0; i < r->n; i++) {
         struct attempt *a = &r->a[i];
         int dup = 0;
+        free(a->origin);
         if (!a->path) {
             for (int k = 0; k < t->nfailed && !dup; k++) dup = !strcmp(t->failed[k], a->name);
             if (!dup) { t->failed = xrealloc(t->failed, (t->nfailed + 1) * sizeof *t->failed); t->failed[t->nfailed++] = a->name; }
