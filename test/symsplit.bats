@@ -844,6 +844,26 @@ row_args() {
     symsplit_agrees matrix "$facts"
 }
 
+@test "symsplit --trace: matrix rows run under the loader agree with scripts/verdict --facts; splits the loader recorded are marked observed" {
+    bats_require_minimum_version 1.5.0
+    export TMPDIR=$BATS_TEST_TMPDIR
+    lab_output matrix matrix
+    facts=$("$TOP/scripts/verdict" --facts < "$(out_file matrix)")
+    n=0 observed=0 bad=0
+    while read -r row verdict _; do
+        v=${verdict#verdict=}
+        [ "$v" = not-loaded ] && continue
+        read -ra args <<< "$(row_args matrix "$row")"        # [--preload LIB] APP
+        run --separate-stderr ss "${args[@]:0:${#args[@]}-1}" --trace -- "${args[-1]}"
+        want=0; [ "$v" = SPLIT ] && want=1
+        [ "$status" -eq "$want" ] || { echo "matrix $row: verdict $v, symsplit --trace $status: $output"; bad=1; }
+        n=$((n + 1))
+        observed=$((observed + $(grep -c '^SPLIT .*\[observed: the loader made this binding\]' <<< "$output" || true)))
+    done <<<"$facts"
+    [ "$n" -ge 1 ] && [ "$bad" -eq 0 ]
+    [ "$observed" -ge 1 ]                                 # a crossing reference read from the record
+}
+
 @test "symsplit: fixes lab rows split exactly where scripts/verdict --facts says (the renamed copy excepted)" {
     lab_output fixes fixes
     facts=$("$TOP/scripts/verdict" --facts < "$(out_file fixes)")

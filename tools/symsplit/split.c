@@ -193,7 +193,8 @@ static int capture(struct ctx *c, const struct group *gr, struct finding *out)
              * works on Y's, a binding the loader made (certain) */
             if (diff) { f.conf = C_CERTAIN; f.ev_how = -1; f.ev_name = NULL; }
             if (f.conf < 0) continue;
-            if (!found || f.conf < out->conf) { *out = f; found = 1; }
+            /* best evidence first; of two as good, the one the process showed */
+            if (!found || f.conf < out->conf || (f.conf == out->conf && f.observed && !out->observed)) { *out = f; found = 1; }
         }
     }
     return found;
