@@ -143,6 +143,25 @@ timeline() {
     assert_failure 1
 }
 
+# ---- issue 23: the two false SPLITs of the held-out corpus ----
+@test "symsplit: an archive copy the executable hides with --exclude-libs, its .so needed only by a library: no split, as running it shows" {
+    run truth ok-exclude-libs
+    assert_success
+    [ "$(nm "$FX/ok-exclude-libs/app" | grep -c ' t reg_count$')" -eq 1 ]     # the copy is there, local
+    run ss --info "$FX/ok-exclude-libs/app"
+    assert_success
+    refute_line --regexp '^(SPLIT|MAYBE) '
+}
+
+@test "symsplit: a lone hidden namesake (.symtab only) is no copy in play: no split, as running it shows" {
+    run truth ok-hidden-namesake
+    assert_success
+    [ "$(nm "$FX/ok-hidden-namesake/libhelp.so" | grep -c ' t reg_count$')" -eq 1 ]
+    run ss --info "$FX/ok-hidden-namesake/app"
+    assert_success
+    refute_line --regexp '^(SPLIT|MAYBE) '
+}
+
 @test "symsplit: several executables in one run, each in its own image" {
     run ss "$FX/ok-interpose/app" "$FX/split-protected/app" "$FX/ok-copyreloc/app"
     assert_failure 1

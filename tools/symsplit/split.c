@@ -159,6 +159,28 @@ static int alive(struct ctx *c, const struct group *gr, int x, int xd, int y, in
 
 static int weak_func(const struct def *d) { return d->kind == K_FUNC && d->bind == STB_WEAK; }
 
+/* A hidden definition (.symtab) is a copy in play only as part of a copy of
+ * the other module's library: its module defines another name the other
+ * module defines too (in .dynsym, hidden, or among an executable's globals
+ * it does not export).  A lone hidden namesake (a private helper that
+ * happens to share one name) is nobody's copy: nothing can bind it. */
+static int lone_namesake(const struct module *h, const struct def *hd, struct module *o)
+{
+    for (int k = 0; k < h->ndefs; k++) {
+        const struct def *d = &h->defs[k];
+        if (d != hd && d->kind != K_OTHER && strcmp(d->name, hd->name) && module_find_defs(o, d->name, d->hash) >= 0)
+            return 0;
+    }
+    return !symtab_shares(o, h, hd->name) && !symtab_shares(h, o, hd->name);
+}
+
+static int direct_dep(const struct image *im, int r, int x)
+{
+    for (int k = 0; k < im->mods[r].ndeps; k++)
+        if (im->mods[r].deps[k] == x) return 1;
+    return 0;
+}
+
 /* The strongest capture of one name, or 0. */
 static int capture(struct ctx *c, const struct group *gr, struct finding *out)
 {
@@ -178,6 +200,13 @@ static int capture(struct ctx *c, const struct group *gr, struct finding *out)
             int x = gr->dm[k], xd = gr->dk[k];
             const struct module *X = im->mods[x].m;
             if (x == b->target || !cl[x] || !same_interface(X, &X->defs[xd], Y, yd)) continue;
+            /* the module's own hidden copy captures only from a library it
+             * was linked against itself (--exclude-libs with the .so on its
+             * link line); one its dependencies bring is their own instance */
+            if (own_hidden && !direct_dep(im, b->binder, x)) continue;
+            if ((yd->hidden_vis && lone_namesake(Y, yd, im->mods[x].m)) ||
+                (X->defs[xd].hidden_vis && lone_namesake(X, &X->defs[xd], im->mods[b->target].m)))
+                continue;
             int diff = different_entities(X, &X->defs[xd], Y, yd);
             /* a hidden namesake with other code is not a copy of the interposing definition */
             if (diff && X->defs[xd].hidden_vis) continue;

@@ -99,6 +99,7 @@ int parse_versions(struct module *m, void *elf, void *scn, int need);   /* 0, or
 
 /* ---- symtab.c ---- */
 void module_symtab(struct module *m, void *elf, int *dcap);
+int symtab_shares(const struct module *o, const struct module *h, const char *except);
 
 /* ---- calls.c ---- */
 int calls_itself(struct module *m, int defidx);   /* 1: code calls this own export directly */
