@@ -162,6 +162,44 @@ timeline() {
     refute_line --regexp '^(SPLIT|MAYBE) '
 }
 
+# ---- issue 23: a dlopen made by a library, searched as glibc searches it ----
+# dlsearch/{a,b,c}/app ask libopener.so to dlopen a plugin; exit 0 if it loaded
+@test "symsplit: --dlopen :by=MODULE searches with the caller's DT_RPATH chain, which a DT_RUNPATH on the caller switches off, as running it shows" {
+    bats_require_minimum_version 1.5.0
+    d=$FX/dlsearch
+    run timeout -k 2 10 "$d/a/app"                   # the executable's DT_RPATH, through the caller's chain
+    assert_success
+    run ss --dlopen libtarget.so:by=libopener.so "$d/a/app"
+    assert_success
+    run timeout -k 2 10 "$d/b/app"                   # the caller's DT_RUNPATH (a missing directory): every DT_RPATH is off
+    assert_failure
+    run --separate-stderr ss --dlopen libtarget.so:by=libopener.so "$d/b/app"
+    assert_failure 2
+    [[ $stderr == "symsplit: libtarget.so: cannot find the --dlopen module in the library search path of libopener.so" ]] || { echo "$stderr"; false; }
+    run ss --dlopen libtarget.so "$d/b/app"          # without by=: the executable's search, as documented
+    assert_success
+}
+
+@test "symsplit: --dlopen :by=MODULE finds what only the caller's DT_RPATH reaches; the module's own NEEDED is not searched there, as running it shows" {
+    bats_require_minimum_version 1.5.0
+    d=$FX/dlsearch/c
+    run timeout -k 2 10 "$d/app" libtarget.so
+    assert_success
+    run ss --dlopen libtarget.so:by=libopener.so "$d/app"
+    assert_success
+    run --separate-stderr ss --dlopen libtarget.so "$d/app"    # the executable's DT_RUNPATH does not reach it
+    assert_failure 2
+    run --separate-stderr timeout -k 2 10 "$d/app" libneeds.so
+    assert_failure
+    [[ $stderr == *"libdep.so: cannot open shared object file"* ]]
+    run ss --dlopen libneeds.so:by=libopener.so "$d/app"
+    [ "$status" -eq 3 ] || { echo "status $status: $output"; false; }
+    assert_line --regexp '^NOLOAD +high +libdep.so +.*libneeds.so needs libdep.so, which no search rule finds'
+    run --separate-stderr ss --dlopen libtarget.so:by=libnothere.so "$d/app"
+    assert_failure 2
+    [[ $stderr == *"by=libnothere.so: no such module loaded before this dlopen"* ]]
+}
+
 @test "symsplit: several executables in one run, each in its own image" {
     run ss "$FX/ok-interpose/app" "$FX/split-protected/app" "$FX/ok-copyreloc/app"
     assert_failure 1

@@ -142,7 +142,7 @@ struct image {
     struct missing { const char *name; int req; } *missing; int nmissing;   /* NEEDED found by no search rule */
     const struct dlsyms *dlsyms;      /* what the host looks up on a handle; NULL: not given */
 };
-struct dlopen_req { const char *path; enum scopekind kind; int deepbind, lazy; };
+struct dlopen_req { const char *path; enum scopekind kind; int deepbind, lazy; const char *by; };   /* by: the caller, NULL the executable */
 /* Builds the image.  Returns 0, or -1 with *err set (malformed file, cycle...). */
 int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, int ndl, char **err);
 void image_free(struct image *im);
