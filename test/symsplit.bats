@@ -143,6 +143,63 @@ timeline() {
     assert_failure 1
 }
 
+# ---- issue 23: the two false SPLITs of the held-out corpus ----
+@test "symsplit: an archive copy the executable hides with --exclude-libs, its .so needed only by a library: no split, as running it shows" {
+    run truth ok-exclude-libs
+    assert_success
+    [ "$(nm "$FX/ok-exclude-libs/app" | grep -c ' t reg_count$')" -eq 1 ]     # the copy is there, local
+    run ss --info "$FX/ok-exclude-libs/app"
+    assert_success
+    refute_line --regexp '^(SPLIT|MAYBE) '
+}
+
+@test "symsplit: a lone hidden namesake (.symtab only) is no copy in play: no split, as running it shows" {
+    run truth ok-hidden-namesake
+    assert_success
+    [ "$(nm "$FX/ok-hidden-namesake/libhelp.so" | grep -c ' t reg_count$')" -eq 1 ]
+    run ss --info "$FX/ok-hidden-namesake/app"
+    assert_success
+    refute_line --regexp '^(SPLIT|MAYBE) '
+}
+
+# ---- issue 23: a dlopen made by a library, searched as glibc searches it ----
+# dlsearch/{a,b,c}/app ask libopener.so to dlopen a plugin; exit 0 if it loaded
+@test "symsplit: --dlopen :by=MODULE searches with the caller's DT_RPATH chain, which a DT_RUNPATH on the caller switches off, as running it shows" {
+    bats_require_minimum_version 1.5.0
+    d=$FX/dlsearch
+    run timeout -k 2 10 "$d/a/app"                   # the executable's DT_RPATH, through the caller's chain
+    assert_success
+    run ss --dlopen libtarget.so:by=libopener.so "$d/a/app"
+    assert_success
+    run timeout -k 2 10 "$d/b/app"                   # the caller's DT_RUNPATH (a missing directory): every DT_RPATH is off
+    assert_failure
+    run --separate-stderr ss --dlopen libtarget.so:by=libopener.so "$d/b/app"
+    assert_failure 2
+    [[ $stderr == "symsplit: libtarget.so: cannot find the --dlopen module in the library search path of libopener.so" ]] || { echo "$stderr"; false; }
+    run ss --dlopen libtarget.so "$d/b/app"          # without by=: the executable's search, as documented
+    assert_success
+}
+
+@test "symsplit: --dlopen :by=MODULE finds what only the caller's DT_RPATH reaches; the module's own NEEDED is not searched there, as running it shows" {
+    bats_require_minimum_version 1.5.0
+    d=$FX/dlsearch/c
+    run timeout -k 2 10 "$d/app" libtarget.so
+    assert_success
+    run ss --dlopen libtarget.so:by=libopener.so "$d/app"
+    assert_success
+    run --separate-stderr ss --dlopen libtarget.so "$d/app"    # the executable's DT_RUNPATH does not reach it
+    assert_failure 2
+    run --separate-stderr timeout -k 2 10 "$d/app" libneeds.so
+    assert_failure
+    [[ $stderr == *"libdep.so: cannot open shared object file"* ]]
+    run ss --dlopen libneeds.so:by=libopener.so "$d/app"
+    [ "$status" -eq 3 ] || { echo "status $status: $output"; false; }
+    assert_line --regexp '^NOLOAD +high +libdep.so +.*libneeds.so needs libdep.so, which no search rule finds'
+    run --separate-stderr ss --dlopen libtarget.so:by=libnothere.so "$d/app"
+    assert_failure 2
+    [[ $stderr == *"by=libnothere.so: no such module loaded before this dlopen"* ]]
+}
+
 @test "symsplit: several executables in one run, each in its own image" {
     run ss "$FX/ok-interpose/app" "$FX/split-protected/app" "$FX/ok-copyreloc/app"
     assert_failure 1
@@ -353,6 +410,59 @@ print(" ".join(c["module"] + ":" + c["kind"] + ":" + c["variant"] for c in r["co
     run /usr/bin/python3 -c 'import json, sys
 print(" ".join(f["promoted"] for f in json.load(sys.stdin)["findings"] if f["verdict"] == "LATENT"))' <<< "$output"
     assert_output 'colla.so'
+}
+
+# ---- issue 23: namesakes are not copies (dlcheck: each user asks whether its
+# libfoo is the major it was built for; ?NAME prints where RTLD_DEFAULT finds NAME)
+@test "symsplit: two majors of one library with a reference crossed while the other stays in use: one SPLIT high row for the pair, as running it shows" {
+    d=$FX/namesakes
+    run timeout -k 2 10 "$d/app" "$d/libuse1.so:global" "$d/libuse2.so"
+    assert_failure 1                                   # libuse2.so got libfoo.so.1's foo_size
+    run ss --info --dlopen "$d/libuse1.so:global" --dlopen "$d/libuse2.so" "$d/app"
+    assert_failure 1
+    assert_line --regexp "^SPLIT +high +foo_size +.*libfoo.so.1 and libfoo.so.2 are different libraries \\(two versions of one name\\) that export 2 name\\(s\\) in common.*the global scope finds libfoo.so.1 first; 1 reference\\(s\\) crossed.*libuse2.so depends on libfoo.so.2 but its reference resolves to libfoo.so.1's copy.*libfoo.so.2 is linked -Bsymbolic"
+    [ "$(grep -c '^SPLIT' <<<"$output")" -eq 1 ]        # one row for the pair, not one per name
+    refute_output --partial 'live copies'
+    refute_output --partial 'nothing diverges'
+}
+
+@test "symsplit: two majors whose names meet with no reference crossed: COLLISION (exit 0, 1 with --strict), never COPY or INFO; the promotion that would cross is LATENT" {
+    d=$FX/namesakes
+    run timeout -k 2 10 "$d/app" "$d/libuse2.so" "$d/libuse1.so:global"
+    assert_success
+    run ss --info --dlopen "$d/libuse2.so" --dlopen "$d/libuse1.so:global" "$d/app"
+    assert_success
+    assert_line --regexp "^COLLISION +med +libfoo.so.2\\+libfoo.so.1 +.*different libraries.*the global scope finds libfoo.so.1 first; no reference crossed"
+    assert_line --regexp "^LATENT +high +foo_size +.*if libuse2.so were opened RTLD_GLOBAL.*libuse1.so depends on libfoo.so.1 but its reference resolves to libfoo.so.2's copy"
+    refute_line --regexp '^(COPY|INFO|SPLIT) '
+    assert_line --partial '1 latent, 0 library copies, 1 collisions'
+    run ss --strict --dlopen "$d/libuse2.so" --dlopen "$d/libuse1.so:global" "$d/app"
+    assert_failure 1
+}
+
+@test "symsplit: both majors RTLD_GLOBAL, -Bsymbolic, no user of either (GTK 4's 'GTK 2/3 symbols detected'): a COLLISION row naming the one dlsym(RTLD_DEFAULT) finds" {
+    d=$FX/namesakes
+    run timeout -k 2 10 "$d/app" "$d/libfoo.so.2:global" "$d/libfoo.so.1:global" '?foo_size'
+    assert_success
+    first=$output
+    [ "$first" = libfoo.so.2 ]                         # the one opened first
+    run ss --dlopen "$d/libfoo.so.2:global" --dlopen "$d/libfoo.so.1:global" "$d/app"
+    assert_success
+    assert_line --regexp "^COLLISION +med +libfoo.so.2\\+libfoo.so.1 +.*the global scope finds $first first; no reference crossed"
+    run ss --json --dlopen "$d/libfoo.so.2:global" --dlopen "$d/libfoo.so.1:global" "$d/app"
+    run /usr/bin/python3 -c 'import json, sys
+d = json.load(sys.stdin)
+r = [f for f in d["findings"] if f["verdict"] == "COLLISION"][0]
+print(d["collisions"], " ".join(l["module"] for l in r["libraries"]), r["shared"], r["different"], r["first"], r["crossed"])' <<< "$output"
+    assert_output "1 libfoo.so.2 libfoo.so.1 2 version $first 0"
+}
+
+@test "symsplit: a library's data part (libicudata: its version string, no code) is no second copy of it" {
+    d=$FX/copies
+    [ "$(strings "$d/libicudt.so" | grep -c icudt72)" -ge 1 ]
+    run ss --copies --dlopen "$d/libicuu.so" "$d/app"
+    assert_success
+    refute_line --regexp '^COPY .* ICU '
 }
 
 # ---- issue 16: a live process, from what it has mapped ----
@@ -772,6 +882,13 @@ noload() {
         --dlopen "$c/collb.so" --dlopen "$z/plugz1.so" --dlopen "$z/plugz2.so" "$FX/ok-stateless-fn/app"
     assert_success
     assert_line --regexp '^LATENT +high +table'
+    [[ $stderr != *Sanitizer* && $stderr != *"runtime error"* ]]
+    # namesakes: a pair crossed, a collision and its latent promotion; a dlopen by a library
+    n=$FX/namesakes
+    run --separate-stderr timeout -k 2 60 env ASAN_OPTIONS=detect_leaks=0 "$SAN" --info --json --dlopen "$n/libuse2.so" \
+        --dlopen "$n/libuse1.so:global" --dlopen "$n/libfoo.so.1:global" --dlopen libtarget.so:by=libopener.so "$FX/dlsearch/a/app"
+    assert_success
+    [[ $output == *'"verdict":"COLLISION"'* && $output == *'"verdict":"LATENT"'* ]]
     [[ $stderr != *Sanitizer* && $stderr != *"runtime error"* ]]
     d=$BUILD/scope-capture/capture
     if [ -e "$d/app" ]; then

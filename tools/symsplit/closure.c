@@ -81,6 +81,18 @@ static int by_name(const struct image *im, const char *name)
     return -1;
 }
 
+/* The module a --dlopen's by=MODULE names: its SONAME, a name it was
+ * requested by, its path, or its file name. */
+static int caller_of(const struct image *im, const char *name)
+{
+    int i = by_name(im, name);
+    for (int k = 0; k < im->n && i < 0; k++) {
+        const char *b = strrchr(im->mods[k].m->path, '/');
+        if (!strcmp(b ? b + 1 : im->mods[k].m->path, name)) i = k;
+    }
+    return i;
+}
+
 static int add_module(struct image *im, struct module *m, int loader, int scope, const char *name)
 {
     for (int i = 0; i < im->n; i++)     /* same file under another name: one module */
@@ -162,16 +174,26 @@ int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, 
      * name, as ld.so does */
     if (preload(im, err) || bfs(im, &im->global, 0, -1, err)) return -1;
     for (int d = 0; d < ndl; d++) {
-        int root = by_name(im, dl[d].path), before = im->n;
+        int root = by_name(im, dl[d].path), before = im->n, caller = dl[d].by ? caller_of(im, dl[d].by) : 0;
+        if (caller < 0) {
+            *err = xasprintf("--dlopen %s: by=%s: no such module loaded before this dlopen", dl[d].path, dl[d].by);
+            return -1;
+        }
         if (root < 0) {
-            struct module *rm = find_library(im, 0, dl[d].path, err);  /* as if called from the exe */
+            /* searched as glibc searches a dlopen: the calling object's
+             * DT_RPATH chain (unless it has DT_RUNPATH), LD_LIBRARY_PATH, its
+             * DT_RUNPATH, the cache, the defaults; $ORIGIN is its directory */
+            struct module *rm = find_library(im, caller, dl[d].path, err);
             if (*err) return -1;
             if (!rm) {   /* dlopen searches a name without a slash; it never looks in the current directory */
-                *err = xasprintf("%s: cannot find the --dlopen module in the library search path%s", dl[d].path,
+                *err = xasprintf("%s: cannot find the --dlopen module in the library search path of %s%s", dl[d].path,
+                                 caller ? module_name(im->mods[caller].m) : "the executable",
                                  !strchr(dl[d].path, '/') && !access(dl[d].path, F_OK)
                                      ? " (a name without a slash is searched as dlopen does; for the file here write ./NAME)" : "");
                 return -1;
             }
+            /* its own NEEDED: its DT_RPATH, then the executable's (measured:
+             * not the caller's), as a module loaded by the executable */
             root = add_module(im, rm, 0, im->nlocals, dl[d].path);
         }
         im->locals = xrealloc(im->locals, (im->nlocals + 1) * sizeof *im->locals);

@@ -150,18 +150,32 @@ static struct copy *fingerprint(struct module *m)
 
 void copies_free(void *p) { free(p); }
 
+int common_family(struct module *a, struct module *b)
+{
+    const struct copy *ca = fingerprint(a), *cb = fingerprint(b);
+    for (size_t f = 0; f < NF; f++)
+        if (ca[f].found && cb[f].found && ca[f].kind != 2 && cb[f].kind != 2) return 1;
+    return 0;
+}
+
 static int rank(const char *sev) { return !strcmp(sev, "high") ? 2 : !strcmp(sev, "med"); }
 
 /* A module that only carries the library's strings (a version macro from
  * its headers) while it links against an exported copy of that same library
- * is a user of it. The same variant, not only the same group: every module
- * links libc, whose malloc is exported, and an embedded mimalloc is no user
- * of it. */
+ * is a user of it; one that an exported copy links against is a part of it
+ * (libicudata, ICU's data blob, which libicuuc needs). The same variant, not
+ * only the same group: every module links libc, whose malloc is exported,
+ * and an embedded mimalloc is no user of it. */
 static int user_of(const struct image *im, int i, size_t g, const struct copy *c)
 {
     if (c->kind != 2) return 0;
     for (int k = 0; k < im->mods[i].ndeps; k++) {
         const struct copy *d = &fingerprint(im->mods[im->mods[i].deps[k]].m)[g];
+        if (d->found && d->kind != 2) return 1;
+    }
+    for (int j = 0; j < im->n; j++) {
+        if (j == i || !module_needs(im->mods[j].m, im->mods[i].m)) continue;
+        const struct copy *d = &fingerprint(im->mods[j].m)[g];
         if (d->found && d->kind != 2) return 1;
     }
     return 0;

@@ -1,4 +1,4 @@
-/* symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind]]... [--allow FILE] [--json] EXECUTABLE...
+/* symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind][:by=MODULE]]... [--allow FILE] [--json] EXECUTABLE...
  * --info also prints the rows that do not make the exit status (MAYBE, INFO).
  * Exit: 0 no split, 1 split found, 2 error (malformed input, bad usage), 3 an image cannot load. */
 #include "report.h"
@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define USAGE "usage: symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind]]... [--dlsym NAME[@VER]]... [--host node|python] [--preload LIB]... [--allow FILE] [--json] [--json-out FILE] [--info] [--copies] [--strict] EXECUTABLE...\n" \
+#define USAGE "usage: symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind][:by=MODULE]]... [--dlsym NAME[@VER]]... [--host node|python] [--preload LIB]... [--allow FILE] [--json] [--json-out FILE] [--info] [--copies] [--strict] EXECUTABLE...\n" \
               "       symsplit [options] --pid PID | --maps FILE [EXECUTABLE]\n" \
               "       symsplit [options] --trace -- CMD [ARGS]\n"
 #define VERSION "symsplit 0.2 (split-state-lab)\n"
@@ -19,6 +19,7 @@
     "two live copies of one definition, references partitioned between them.\n" \
     "  --dlopen PATH[:flags]  a module the program opens at run time, in program order;\n" \
     "                         flags: local (default) | global, now | lazy, deepbind\n" \
+    "                         by=MODULE: MODULE calls dlopen (its search rules; default: the executable)\n" \
     "  --dlsym NAME[@VER]     the host looks NAME up on a --dlopen handle (globs, repeatable)\n" \
     "  --host node|python     the entry points that host looks up (N-API, PyInit_*)\n" \
     "                         without either, a handle-only use is at most MAYBE\n" \
@@ -46,7 +47,7 @@ static int usage(const char *why)
     return 2;
 }
 
-/* PATH[:local|:global][:now|:lazy][:deepbind], flags in any order after the
+/* PATH[:local|:global][:now|:lazy][:deepbind][:by=MODULE], flags in any order after the
  * path.  A trailing ":word" of letters that is no flag is a typo, unless the
  * whole argument names an existing file. */
 static int dlopen_arg(const char *arg, struct dlopen_req *r, char **err)
@@ -56,10 +57,16 @@ static int dlopen_arg(const char *arg, struct dlopen_req *r, char **err)
     int seen[5] = { 0 };     /* none given: RTLD_LOCAL, as dlopen defaults */
     while ((c = strrchr(p, ':')) && access(arg, F_OK) != 0) {
         size_t k = 0;
+        if (!strncmp(c + 1, "by=", 3)) {   /* the module that calls dlopen: its search rules */
+            if (!c[4]) { *err = xasprintf("--dlopen %s: by= needs a module", arg); return -1; }
+            r->by = c + 4;
+            *c = 0;
+            continue;
+        }
         while (k < 5 && strcmp(c + 1, flags[k])) k++;
         if (k == 5) {
             if (c[1] && strspn(c + 1, "abcdefghijklmnopqrstuvwxyz") == strlen(c + 1)) {
-                *err = xasprintf("--dlopen %s: unknown flag '%s' (flags: local, global, now, lazy, deepbind)", arg, c + 1);
+                *err = xasprintf("--dlopen %s: unknown flag '%s' (flags: local, global, now, lazy, deepbind, by=MODULE)", arg, c + 1);
                 return -1;
             }
             break;

@@ -82,7 +82,7 @@ struct dlopen_req dlopen_as_given(const char *path, const char *name, const stru
         const char *b = strrchr(user[u].path, '/');
         b = b ? b + 1 : user[u].path;
         if (!strcmp(user[u].path, path) || !strcmp(b, name) || !strcmp(b, pb ? pb + 1 : path))
-            r = (struct dlopen_req){ path, user[u].kind, user[u].deepbind, user[u].lazy };
+            r = (struct dlopen_req){ path, user[u].kind, user[u].deepbind, user[u].lazy, user[u].by };
     }
     return r;
 }

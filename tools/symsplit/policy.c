@@ -125,6 +125,15 @@ void decide_noload(struct decision *d, int fragile)
     d->sev = fragile ? "med" : "high";   /* med: loads, but only from one current directory */
 }
 
+void decide_collision(struct decision *d, const struct collision *c)
+{
+    memset(d, 0, sizeof *d);
+    /* never "nothing diverges": the two libraries' code works on different state */
+    int split = c->name && c->live >= 0 && c->live != C_POSSIBLE;
+    d->cls = split ? V_SPLIT : V_COLLISION;
+    d->sev = split ? "high" : "med";
+}
+
 void decide_copy(struct decision *d, const char *sev)
 {
     memset(d, 0, sizeof *d);
@@ -169,6 +178,6 @@ int exit_status(const int count[V_NCLASS], int errors, int strict)
     if (errors) return 2;
     if (count[V_NOLOAD]) return 3;
     if (count[V_SPLIT]) return 1;
-    if (strict && (count[V_LATENT] || count[V_COPY])) return 1;
+    if (strict && (count[V_LATENT] || count[V_COPY] || count[V_COLLISION])) return 1;
     return 0;
 }

@@ -12,6 +12,7 @@
     X(V_LATENT, "LATENT", 1)   /* one promotion (RTLD_GLOBAL) away from a capture */ \
     X(V_MAYBE, "MAYBE", 0)     /* a split by "possible" evidence only */ \
     X(V_COPY, "COPY", 1)       /* one library present in 2+ copies, each bound by its own users */ \
+    X(V_COLLISION, "COLLISION", 1) /* two different libraries export the same names; none crossed into a live one */ \
     X(V_INFO, "INFO", 0)       /* the shape of a split, but nothing can diverge */
 #define VCLASS_ITEM(id, name, shown) id,
 enum vclass { VERDICTS(VCLASS_ITEM) V_NCLASS };
@@ -31,6 +32,10 @@ void decide_noload(struct decision *d, int fragile);
 /* A finding of a latent pass (one module assumed promoted): 1 and
  * d->cls = V_LATENT when it would be a split, else 0 (not reported). */
 int decide_latent(struct decision *d);
+/* Two different libraries sharing names (collide.c): SPLIT high when a
+ * reference crossed while the library it was linked against stays in use
+ * (certain or likely), else COLLISION. */
+void decide_collision(struct decision *d, const struct collision *c);
 /* A library in 2+ copies (copies.c): informative; sev from the state it holds. */
 void decide_copy(struct decision *d, const char *sev);
 void decision_free(struct decision *d);
@@ -38,6 +43,6 @@ void decision_free(struct decision *d);
 int proven_state(struct module *m, const struct def *d);
 /* Is a finding about name, among these modules, on the allowlist? */
 int decide_allowed(const struct allow *a, const struct image *im, const char *name, const struct binding *b, int n);
-/* 2 error, 3 an image cannot load, 1 split (with --strict: also LATENT, COPY), 0. */
+/* 2 error, 3 an image cannot load, 1 split (with --strict: also LATENT, COPY, COLLISION), 0. */
 int exit_status(const int count[V_NCLASS], int errors, int strict);
 #endif

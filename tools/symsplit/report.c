@@ -133,8 +133,8 @@ void report_row(struct report *r, const struct image *im, const struct decision 
         free(jw); free(jn); free(ji); free(jd);
     }
     if (!r->json && vclass_shown(d->cls, r->show_all)) {
-        if (!r->header++) printf("%-7s  %-4s  %-24s  %s\n", "VERDICT", "SEV", "SYMBOL", "WHY");
-        printf("%-7s  %-4s  %-24s  %s%s%s%s\n", vclass_name[d->cls], d->sev, symbol, cxx ? "[C++: " : "", cxx ? cxx : "",
+        if (!r->header++) printf("%-9s  %-4s  %-24s  %s\n", "VERDICT", "SEV", "SYMBOL", "WHY");
+        printf("%-9s  %-4s  %-24s  %s%s%s%s\n", vclass_name[d->cls], d->sev, symbol, cxx ? "[C++: " : "", cxx ? cxx : "",
                cxx ? "] " : "", why);
     }
     free(cxx);
@@ -179,6 +179,72 @@ int report_split(struct report *r, const struct image *im, const char *name, con
     return d.cls == V_SPLIT;
 }
 
+/* Two different libraries that share names: one row for the pair. */
+int report_collision(struct report *r, const struct image *im, const struct collision *c)
+{
+    struct decision d;
+    decide_collision(&d, c);
+    int skip = 0;
+    char *pairname = xasprintf("%s+%s", mname(im, c->a), mname(im, c->b));
+    const char *sym = d.cls == V_SPLIT ? c->name : pairname;
+    const char *mods[2] = { mname(im, c->a), mname(im, c->b) };
+    char *key = xasprintf("%s\1pair\1%s\1%s", im->exe_path, im->mods[c->a].m->path, im->mods[c->b].m->path);
+    int dup = strmap_get(&r->seen, key) != NULL;
+    /* a latent pass reports a split the promotion adds, nothing else */
+    /* a collision row needs the names to meet, and more than one of them:
+     * one shared name is a convention (NSPR's libVersionPoint in each of
+     * its libraries, a plugin's entry point), not another library's interface */
+    if ((r->promoted && (dup || !decide_latent(&d))) || (d.cls == V_COLLISION && (!c->meet || (c->shared < 2 && !c->name))))
+        skip = 1;
+    else if (r->allow && allow_match(r->allow, sym, mods, 2)) { r->suppressed++; skip = 1; }
+    if (skip) { free(key); free(pairname); decision_free(&d); return 0; }
+    if (d.cls != V_COLLISION) strmap_put(&r->seen, key, r);
+    free(key);
+    char *why = r->promoted ? xasprintf("in %s, if %s were opened RTLD_GLOBAL (or promoted with RTLD_NOLOAD|RTLD_GLOBAL): ",
+                                        im->exe_path, r->promoted)
+                            : xasprintf("in %s: ", im->exe_path);
+    char *n = xasprintf("%d", c->shared), *k = xasprintf("%d", c->crossed);
+    cat(&why, "%s and %s are different libraries (%s) that export ", mods[0], mods[1],
+        c->different == D_MAJOR ? "two versions of one name" : "other names, a part of the interface in common");
+    cat(&why, "%s name(s) in common (%s%s", n, c->example, c->shared > 1 ? ", ..." : "");
+    cat(&why, "); %s%s%s", c->first < 0 ? "neither is in the global scope" : "the global scope finds ",
+        c->first < 0 ? "" : mname(im, c->first), c->first < 0 ? "" : " first");
+    if (!c->name) cat(&why, "; no reference crossed%s%s%s", "", "", "");
+    else {
+        cat(&why, "; %s reference(s) crossed, the strongest: %s", k, "", "");
+        captured(&why, im, c->name, &c->f);
+        if (c->live >= 0) alive_because(&why, im, c->name, &c->f);
+        else cat(&why, "; but %s's own copy is not in use (interposition)%s%s", mname(im, c->f.x), "", "");
+    }
+    if (d.cls == V_COLLISION)
+        cat(&why, " -> a collision: a reference to any of these names binds whichever library the scope finds first, "
+                  "code built for the other%s%s%s", "", "", "");
+    else cat(&why, " -> different libraries: state written through one is read through the other [confidence: %s]%s%s",
+             conf_name[c->live], "", "");
+    free(n); free(k);
+    char *ja = json_str(mods[0]), *jpa = json_str(im->mods[c->a].m->path), *jb = json_str(mods[1]),
+         *jpb = json_str(im->mods[c->b].m->path), *jf = c->first < 0 ? xstrdup("null") : json_str(mname(im, c->first));
+    char *extra = xasprintf(",\"libraries\":[{\"module\":%s,\"path\":%s},{\"module\":%s,\"path\":%s}],\"shared\":%d,"
+                            "\"different\":\"%s\",\"first\":%s,\"crossed\":%d",
+                            ja, jpa, jb, jpb, c->shared, c->different == D_MAJOR ? "version" : "names", jf, c->crossed);
+    free(ja); free(jpa); free(jb); free(jpb); free(jf);
+    if (c->name) {   /* the strongest crossing, with split rows' fields */
+        const struct finding *f = &c->f;
+        char *jr = json_str(mname(im, f->binder)), *jy = json_str(im->mods[f->target].m->path),
+             *jx = json_str(im->mods[f->x].m->path), *jp = r->promoted ? json_str(r->promoted) : NULL, *t;
+        t = xasprintf("%s,\"binder\":%s,\"binds\":%s,\"binding\":\"%s\",\"live_copy\":%s,\"evidence\":\"%s\"%s%s", extra, jr,
+                      jy, how_name[f->how], jx, c->live < 0 ? "none" : f->ev_how < 0 ? "collision" : how_name[f->ev_how],
+                      jp ? ",\"promoted\":" : "", jp ? jp : "");
+        free(extra); free(jr); free(jy); free(jx); free(jp);
+        extra = t;
+    }
+    report_row(r, im, &d, sym, d.cls == V_COLLISION ? -1 : c->live, why, extra);
+    int split = d.cls == V_SPLIT;
+    free(extra); free(why); free(pairname);
+    decision_free(&d);
+    return split;
+}
+
 /* Only in the image as given: a latent pass reports what a promotion adds. */
 void report_partition(struct report *r, const struct image *im, const char *name, const int *mods, const int *users, int n)
 {
@@ -220,9 +286,9 @@ static void print_json(FILE *o, const struct report *r, int images, int errors)
 {
     const int *c = r->count;
     fprintf(o, "{\"images\":%d,\"splits\":%d,\"maybe\":%d,\"info\":%d,\"suppressed\":%d,\"partial\":%d,\"errors\":%d,"
-               "\"naive_duplicates\":%d,\"noload\":%d,\"latent\":%d,\"copies\":%d,\"findings\":[",
+               "\"naive_duplicates\":%d,\"noload\":%d,\"latent\":%d,\"copies\":%d,\"collisions\":%d,\"findings\":[",
             images, c[V_SPLIT], c[V_MAYBE], c[V_INFO], r->suppressed, r->partial, errors, r->naive, c[V_NOLOAD],
-            c[V_LATENT], c[V_COPY]);
+            c[V_LATENT], c[V_COPY], c[V_COLLISION]);
     for (int i = 0; i < r->nrows; i++) fprintf(o, "%s%s", i ? "," : "", r->rows[i]);
     fprintf(o, "]}\n");
 }
@@ -240,8 +306,8 @@ void report_finish(struct report *r, int images, int errors)
         return;
     }
     printf("# symsplit: %d image(s), %d split(s), %d maybe, %d info%s, %d suppressed by allowlist, %d partial, %d error(s); "
-           "%d cannot load, %d latent, %d library copies\n",
+           "%d cannot load, %d latent, %d library copies, %d collisions\n",
            images, c[V_SPLIT], c[V_MAYBE], c[V_INFO], r->show_all ? "" : " (rows with --info)", r->suppressed, r->partial, errors,
-           c[V_NOLOAD], c[V_LATENT], c[V_COPY]);
+           c[V_NOLOAD], c[V_LATENT], c[V_COPY], c[V_COLLISION]);
     printf("# naive: %d image(s) have a name defined by two modules of their closure (nm -D | sort | uniq -d)\n", r->naive);
 }

@@ -19,6 +19,8 @@ int check_loadable(struct report *r, const struct image *im);
 /* A partition of one name (split.c): n live copies, each bound by its own
  * users (mods[i] the copy's module, users[i] one module that binds it). */
 void report_partition(struct report *r, const struct image *im, const char *name, const int *mods, const int *users, int n);
+/* collide.c: the row of one pair of different libraries; 1 if it counts as a split. */
+int report_collision(struct report *r, const struct image *im, const struct collision *c);
 /* copies.c: COPY rows, one per library present in 2+ copies; returns how many. */
 int report_copies(struct report *r, const struct image *im);
 #endif

@@ -34,6 +34,7 @@ struct ctx {
     signed char *comp;               /* comp[x * n + y]: x's best self-binding of a name y defines, -1 none, -2 unknown */
     const char **comp_name; char *comp_how;
     struct binding *handles; int nhandles, hcap;   /* what the host dlsyms, for component() */
+    struct pairs *pairs;             /* different libraries sharing names (collide.c) */
 };
 
 static struct slot *find(struct names *t, const char *name, uint32_t hash, int insert)
@@ -159,6 +160,28 @@ static int alive(struct ctx *c, const struct group *gr, int x, int xd, int y, in
 
 static int weak_func(const struct def *d) { return d->kind == K_FUNC && d->bind == STB_WEAK; }
 
+/* A hidden definition (.symtab) is a copy in play only as part of a copy of
+ * the other module's library: its module defines another name the other
+ * module defines too (in .dynsym, hidden, or among an executable's globals
+ * it does not export).  A lone hidden namesake (a private helper that
+ * happens to share one name) is nobody's copy: nothing can bind it. */
+static int lone_namesake(const struct module *h, const struct def *hd, struct module *o)
+{
+    for (int k = 0; k < h->ndefs; k++) {
+        const struct def *d = &h->defs[k];
+        if (d != hd && d->kind != K_OTHER && strcmp(d->name, hd->name) && module_find_defs(o, d->name, d->hash) >= 0)
+            return 0;
+    }
+    return !symtab_shares(o, h, hd->name) && !symtab_shares(h, o, hd->name);
+}
+
+static int direct_dep(const struct image *im, int r, int x)
+{
+    for (int k = 0; k < im->mods[r].ndeps; k++)
+        if (im->mods[r].deps[k] == x) return 1;
+    return 0;
+}
+
 /* The strongest capture of one name, or 0. */
 static int capture(struct ctx *c, const struct group *gr, struct finding *out)
 {
@@ -178,6 +201,13 @@ static int capture(struct ctx *c, const struct group *gr, struct finding *out)
             int x = gr->dm[k], xd = gr->dk[k];
             const struct module *X = im->mods[x].m;
             if (x == b->target || !cl[x] || !same_interface(X, &X->defs[xd], Y, yd)) continue;
+            /* the module's own hidden copy captures only from a library it
+             * was linked against itself (--exclude-libs with the .so on its
+             * link line); one its dependencies bring is their own instance */
+            if (own_hidden && !direct_dep(im, b->binder, x)) continue;
+            if ((yd->hidden_vis && lone_namesake(Y, yd, im->mods[x].m)) ||
+                (X->defs[xd].hidden_vis && lone_namesake(X, &X->defs[xd], im->mods[b->target].m)))
+                continue;
             int diff = different_entities(X, &X->defs[xd], Y, yd);
             /* a hidden namesake with other code is not a copy of the interposing definition */
             if (diff && X->defs[xd].hidden_vis) continue;
@@ -189,6 +219,13 @@ static int capture(struct ctx *c, const struct group *gr, struct finding *out)
              * C++ vague linkage is reported as such whatever the evidence */
             int name_only = yd->kind != K_FUNC || X->defs[xd].kind != K_FUNC || weak_func(yd) || weak_func(&X->defs[xd]);
             f.conf = alive(c, gr, x, xd, b->target, name_only, &f);
+            /* two different libraries: no copies, one row for the pair; a
+             * reference crossed when it binds the library its module's own
+             * dependencies do not hold (else it may have been linked so) */
+            if (pairs_different(c->pairs, x, b->target)) {
+                if (!own_hidden && !yd->hidden_vis && !X->defs[xd].hidden_vis && !cl[b->target]) pairs_note(c->pairs, gr->name, &f);
+                continue;
+            }
             /* a collision needs no live copy: code built for X's entity now
              * works on Y's, a binding the loader made (certain) */
             if (diff) { f.conf = C_CERTAIN; f.ev_how = -1; f.ev_name = NULL; }
@@ -221,7 +258,7 @@ static void partition(struct ctx *c, const struct group *gr, struct report *r)
         if (d->kind == K_DATA ? d->readonly || d->copy : !proven_state(M, d)) continue;
         int k = 0;
         while (k < n && mods[k] != b->target) k++;
-        if (k < n) continue;
+        if (k < n || (n && pairs_different(c->pairs, mods[0], b->target))) continue;   /* a namesake: collide.c's */
         if (n && (!same_interface(im->mods[mods[0]].m, &im->mods[mods[0]].m->defs[defs[0]], M, d) ||
                   different_entities(im->mods[mods[0]].m, &im->mods[mods[0]].m->defs[defs[0]], M, d)))
             continue;
@@ -325,6 +362,9 @@ int analyse_image(struct report *r, const struct image *im)
     memset(c.comp, -2, (size_t)n * n);
     c.comp_name = xcalloc((size_t)n * n, sizeof *c.comp_name);
     c.comp_how = xcalloc((size_t)n * n, 1);
+    c.pairs = pairs_new(im);
+    for (int k = 0; k < c.ng; k++)
+        if (c.g[k].nd >= 2) pairs_count(c.pairs, c.g[k].name, c.g[k].dm, c.g[k].dk, c.g[k].nd);
     for (int k = 0; k < c.ng; k++) {
         struct group *gr = &c.g[k];
         struct finding f;
@@ -336,6 +376,8 @@ int analyse_image(struct report *r, const struct image *im)
         free(gr->dm);
         free(gr->dk);
     }
+    splits += pairs_report(c.pairs, r);
+    pairs_free(c.pairs);
     for (int i = 0; i < n; i++) free(c.closure[i]);
     free(c.closure);
     free(c.comp);

@@ -110,6 +110,7 @@ int parse_versions(struct module *m, void *elf, void *scn, int need);   /* 0, or
 
 /* ---- symtab.c ---- */
 void module_symtab(struct module *m, void *elf, int *dcap);
+int symtab_shares(const struct module *o, const struct module *h, const char *except);
 
 /* ---- calls.c ---- */
 int calls_itself(struct module *m, int defidx);   /* 1: code calls this own export directly */
@@ -153,7 +154,7 @@ struct image {
     const struct dlsyms *dlsyms;      /* what the host looks up on a handle; NULL: not given */
     const struct observed *obs;       /* what the process did (observed.c); NULL: files only */
 };
-struct dlopen_req { const char *path; enum scopekind kind; int deepbind, lazy; };
+struct dlopen_req { const char *path; enum scopekind kind; int deepbind, lazy; const char *by; };   /* by: the caller, NULL the executable */
 /* Builds the image.  Returns 0, or -1 with *err set (malformed file, cycle...). */
 int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, int ndl, char **err);
 void image_free(struct image *im);
@@ -238,6 +239,28 @@ struct finding {
     int collision;           /* the two definitions are different entities (sizes or bytes differ) */
     int observed;            /* the capturing binding was read from the process, not modelled */
 };
+/* collide.c: two different libraries exporting the same names (one pair). */
+enum { D_MAJOR = 1, D_NAMES };  /* why different: another version of one base name; another name sharing a part */
+struct collision {
+    int a, b;                /* module indices, a < b */
+    int shared;              /* exported names both define */
+    const char *example;     /* one shared name */
+    int different, decided;  /* 0 same library (or unknown), D_MAJOR, D_NAMES */
+    int first, meet;         /* module the global scope finds first (-1 neither); the names meet in a scope */
+    int crossed;             /* references bound from one library to the other */
+    struct finding f;        /* the strongest of them, */
+    const char *name;        /* of this name (NULL: none crossed) */
+    int live;                /* its evidence that the library it was linked against stays in use; -1 none */
+};
+struct pairs;
+struct pairs *pairs_new(const struct image *im);
+void pairs_free(struct pairs *ps);
+void pairs_count(struct pairs *ps, const char *name, const int *dm, const int *dk, int nd);
+int pairs_different(struct pairs *ps, int a, int b);
+void pairs_note(struct pairs *ps, const char *name, const struct finding *f);
+int pairs_report(struct pairs *ps, struct report *r);
+/* copies.c: a and b carry one library (an exported or hidden copy of a fingerprinted family). */
+int common_family(struct module *a, struct module *b);
 /* policy.c: two definitions of one name that are not copies of one thing. */
 int different_entities(const struct module *a, const struct def *da, const struct module *b, const struct def *db);
 void report_finish(struct report *r, int images, int errors);

@@ -82,3 +82,32 @@ void module_symtab(struct module *m, void *elf, int *dcap)
     }
     m->private_state = priv;
 }
+
+/* Does o's .symtab define, outside its .dynsym, a name h defines (other than
+ * except)?  An executable's globals it does not export and a library's
+ * hidden ones count; file-static names collide freely and do not.  Read only
+ * for a hidden namesake (split.c), which needs a .symtab to exist at all. */
+int symtab_shares(const struct module *o, const struct module *h, const char *except)
+{
+    Elf *e = o->elf;
+    Elf_Scn *scn = NULL;
+    GElf_Shdr sh;
+    while ((scn = elf_nextscn(e, scn)))
+        if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB) break;
+    Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+    if (!d) return 0;
+    size_t n = d->d_size / gelf_fsize(e, ELF_T_SYM, 1, EV_CURRENT);
+    int localized = 0;
+    for (size_t i = 1; i < n; i++) {
+        GElf_Sym s;
+        if (!gelf_getsym(d, i, &s)) continue;
+        int type = GELF_ST_TYPE(s.st_info), vis = GELF_ST_VISIBILITY(s.st_other);
+        const char *name = elf_strptr(e, sh.sh_link, s.st_name);
+        if (type == STT_FILE) { localized = !name || !*name; continue; }
+        if (s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE || (type != STT_FUNC && type != STT_OBJECT)) continue;
+        if (GELF_ST_BIND(s.st_info) == STB_LOCAL && vis != STV_HIDDEN && vis != STV_INTERNAL && !localized) continue;
+        if (!name || !*name || crt(name) || !strcmp(name, except)) continue;
+        if (module_find_defs(h, name, name_hash(name)) >= 0) return 1;
+    }
+    return 0;
+}
