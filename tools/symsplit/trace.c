@@ -116,7 +116,7 @@ static void finish(struct record *r)
         free(a->name);
         if (dup) { free(a->path); continue; }
         t->roots = xrealloc(t->roots, (t->nroots + 1) * sizeof *t->roots);
-        t->roots[t->nroots++] = (struct dlopen_req){ a->path, strmap_get(&r->global, a->path) ? SC_GLOBAL : SC_LOCAL, 0, 0 };
+        t->roots[t->nroots++] = (struct dlopen_req){ .path = a->path, .kind = strmap_get(&r->global, a->path) ? SC_GLOBAL : SC_LOCAL };
     }
     free(r->a);
     for (size_t i = 0; i < r->global.cap; i++) free(r->global.keys[i]);
