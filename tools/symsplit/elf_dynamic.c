@@ -97,14 +97,12 @@ static int read_versions(struct parse *p)
     p->verd = elf_getdata(p->versym, NULL);
     if (!p->verd || p->verd->d_size / 2 < p->nsyms) return bad(p, ".gnu.version shorter than .dynsym");
     m->has_versym = 1;
-    m->nvers = 0x8000;
-    m->vers = xcalloc(m->nvers, sizeof *m->vers);
     if (p->verdef && parse_versions(m, p->e, p->verdef, 0) != 0) return bad(p, "corrupt .gnu.version_d");
     if (p->verneed && parse_versions(m, p->e, p->verneed, 1) != 0) return bad(p, "corrupt .gnu.version_r");
     const uint16_t *vs = p->verd->d_buf;
     for (size_t i = 1; i < p->nsyms; i++) {
         unsigned v = vs[i] & 0x7fff;
-        if (v >= 2 && !m->vers[v].present)
+        if (v >= 2 && (v >= (unsigned)m->nvers || !m->vers[v].present))
             return bad(p, "corrupt .gnu.version: symbol %zu has version index %u, which no verdef or verneed defines",
                        i, v);
     }

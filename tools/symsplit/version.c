@@ -4,6 +4,19 @@
  * index.  Every offset comes from the file, so every step is bounded. */
 #include "symsplit.h"
 #include <gelf.h>
+#include <string.h>
+
+/* The table grows to the highest index the file uses (a handful, usually):
+ * a table of every possible index (0x8000) would cost 512 KiB per module. */
+static struct version *slot(struct module *m, unsigned ndx)
+{
+    if (ndx >= (unsigned)m->nvers) {
+        m->vers = xrealloc(m->vers, (ndx + 1) * sizeof *m->vers);
+        memset(m->vers + m->nvers, 0, (ndx + 1 - m->nvers) * sizeof *m->vers);
+        m->nvers = ndx + 1;
+    }
+    return &m->vers[ndx];
+}
 
 int parse_versions(struct module *m, void *elf, void *section, int need)
 {
@@ -25,12 +38,12 @@ int parse_versions(struct module *m, void *elf, void *section, int need)
                 GElf_Vernaux va;
                 if (!gelf_getvernaux(d, aoff, &va)) return -1;
                 unsigned ndx = va.vna_other & 0x7fff;
-                if (ndx >= (unsigned)m->nvers) return -1;
-                m->vers[ndx].name = elf_str(e, sh->sh_link, va.vna_name, &bad);
-                m->vers[ndx].present = 1;
-                m->vers[ndx].hidden = (va.vna_other & 0x8000) != 0;
+                struct version *v = slot(m, ndx);
+                v->name = elf_str(e, sh->sh_link, va.vna_name, &bad);
+                v->present = 1;
+                v->hidden = (va.vna_other & 0x8000) != 0;
                 GROW(m->vneeds, m->nvneeds, m->vneedcap);
-                m->vneeds[m->nvneeds++] = (struct vneed){ elf_str(e, sh->sh_link, vn.vn_file, &bad), m->vers[ndx].name,
+                m->vneeds[m->nvneeds++] = (struct vneed){ elf_str(e, sh->sh_link, vn.vn_file, &bad), v->name,
                                                           ndx, (va.vna_flags & VER_FLG_WEAK) != 0 };
                 if (!va.vna_next) break;
                 aoff += va.vna_next;
@@ -40,13 +53,12 @@ int parse_versions(struct module *m, void *elf, void *section, int need)
             GElf_Verdef vd;
             GElf_Verdaux va;
             if (!gelf_getverdef(d, off, &vd) || !gelf_getverdaux(d, off + vd.vd_aux, &va)) return -1;
-            unsigned ndx = vd.vd_ndx & 0x7fff;
-            if (ndx >= (unsigned)m->nvers) return -1;
+            struct version *v = slot(m, vd.vd_ndx & 0x7fff);
             /* like ld.so, the base version (the soname) is not a name to match
              * a symbol's version, but a version need may name it */
             const char *vn = elf_str(e, sh->sh_link, va.vda_name, &bad);
-            if (!(vd.vd_flags & VER_FLG_BASE)) m->vers[ndx].name = vn;
-            m->vers[ndx].present = 1;
+            if (!(vd.vd_flags & VER_FLG_BASE)) v->name = vn;
+            v->present = 1;
             GROW(m->vdefs, m->nvdefs, m->vdefcap);
             m->vdefs[m->nvdefs++] = vn;
             next = vd.vd_next;
