@@ -169,7 +169,7 @@ int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, 
     struct module *m = load_path(exe, 1, err, &skip);
     if (!m) return -1;
     add_module(im, m, -1, -1, exe);
-    if (m->is_static) return 0;
+    if (m->is_static) { dups_image(im); return 0; }
     /* a NEEDED loop is no obstacle: a module already loaded is reused by
      * name, as ld.so does */
     if (preload(im, err) || bfs(im, &im->global, 0, -1, err)) return -1;
@@ -209,6 +209,7 @@ int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, 
         im->nlocals++;
         if (dl[d].kind == SC_GLOBAL) image_promote(im, im->nlocals - 1);
     }
+    dups_image(im);
     return 0;
 }
 void image_free(struct image *im)

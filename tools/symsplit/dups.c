@@ -1,15 +1,21 @@
-/* Names defined by more than one module in the whole run.  Only such names
- * can split, so each module keeps the list of its definitions whose name some
- * other module defines too; an image then looks at those lists alone instead
- * of at every definition it contains (libLLVM alone exports ~50k names).
- * The table is filled once per module, when it is parsed. */
+/* Names defined by more than one module of one image.  Only such names can
+ * split, so each module keeps the list of its definitions whose name some
+ * other module of the image defines too; the analysis then looks at those
+ * lists alone instead of at every definition the image contains (libLLVM
+ * alone exports ~50k names).
+ * The lists are made per image, when its closure is complete: a run-wide
+ * table would hold every name of every library the run ever parsed, and the
+ * modules with it (the system sweep: 32 MiB of table alone), and an image's
+ * rows would depend on which images came before it.  The table is reused
+ * from image to image; a generation number empties it. */
 #include "symsplit.h"
 #include <stdlib.h>
 #include <string.h>
 
-struct owner { const char *name; uint32_t hash; struct module *m; int def; };
+struct owner { const char *name; uint32_t hash, gen; int mod, def; };
 static struct owner *tab;
-static size_t cap, used;
+static size_t cap;
+static uint32_t gen;
 
 static void mark(struct module *m, int k)
 {
@@ -22,30 +28,41 @@ static void mark(struct module *m, int k)
 static struct owner *slot(const char *name, uint32_t hash)
 {
     size_t i = hash & (cap - 1);
-    while (tab[i].name && (tab[i].hash != hash || strcmp(tab[i].name, name))) i = (i + 1) & (cap - 1);
+    while (tab[i].gen == gen && (tab[i].hash != hash || strcmp(tab[i].name, name))) i = (i + 1) & (cap - 1);
     return &tab[i];
 }
 
-void dups_register(struct module *m)
+void dups_image(const struct image *im)
 {
-    if (2 * (used + m->ndefs) > cap) {
-        struct owner *old = tab;
-        size_t ocap = cap;
-        cap = cap ? cap : 1 << 16;
-        while (2 * (used + m->ndefs) > cap) cap *= 2;
-        tab = xcalloc(cap, sizeof *tab);
-        for (size_t i = 0; i < ocap; i++)
-            if (old[i].name) *slot(old[i].name, old[i].hash) = old[i];
-        free(old);
+    size_t total = 0;
+    for (int i = 0; i < im->n; i++) {   /* the lists of the image before */
+        struct module *m = im->mods[i].m;
+        for (int j = 0; j < m->ndups; j++) m->defs[m->dups[j]].dup = 0;
+        m->ndups = 0;
+        total += m->ndefs;
     }
-    for (int k = 0; k < m->ndefs; k++) {
-        struct owner *o = slot(m->defs[k].name, m->defs[k].hash);
-        if (!o->name) {
-            *o = (struct owner){ m->defs[k].name, m->defs[k].hash, m, k };
-            used++;
-        } else if (o->m != m) {
-            mark(o->m, o->def);   /* the first definer learns it has company */
-            mark(m, k);
+    if (2 * total > cap) {
+        free(tab);
+        cap = cap ? cap : 1 << 12;
+        while (2 * total > cap) cap *= 2;
+        tab = xcalloc(cap, sizeof *tab);
+        gen = 0;
+    }
+    if (!++gen) {   /* wrapped: every slot could look current */
+        memset(tab, 0, cap * sizeof *tab);
+        gen = 1;
+    }
+    /* in load order, each module's definitions in its own order */
+    for (int i = 0; i < im->n; i++) {
+        struct module *m = im->mods[i].m;
+        for (int k = 0; k < m->ndefs; k++) {
+            struct owner *o = slot(m->defs[k].name, m->defs[k].hash);
+            if (o->gen != gen)
+                *o = (struct owner){ m->defs[k].name, m->defs[k].hash, gen, i, k };
+            else if (o->mod != i) {
+                mark(im->mods[o->mod].m, o->def);   /* the first definer learns it has company */
+                mark(m, k);
+            }
         }
     }
 }

@@ -48,7 +48,6 @@ struct module *load_path(const char *path, int is_main, char **err, int *skip)
             return NULL;
         }
         strmap_put(&by_inode, ino, m);
-        dups_register(m);
     }
     strmap_put(&by_path, key, m);
     free(key);

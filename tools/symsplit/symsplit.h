@@ -48,7 +48,7 @@ struct def {                 /* an exported definition in .dynsym */
     uint8_t copy;            /* target of a COPY relocation (executables) */
     uint8_t readonly;        /* lives in a non-writable section or in RELRO */
     uint8_t direct_call;     /* the module's code calls it directly (calls.c) */
-    uint8_t dup;             /* another module in the run defines this name (dups.c) */
+    uint8_t dup;             /* another module in the image defines this name (dups.c) */
     uint8_t hidden_vis;      /* from .symtab: a hidden definition, bound by its module only */
     uint8_t self_lazy;       /* the self-reference is a JUMP_SLOT only (bound at first call) */
     uint64_t value, size;    /* st_value, st_size */
@@ -92,7 +92,7 @@ struct module {
     uint64_t relro_lo, relro_hi;   /* PT_GNU_RELRO: read-only after start-up */
     void *fstate;            /* funcstate.c's per-module tables, built on first use */
     void *copies;            /* copies.c's fingerprint of the module, built on first use */
-    int *dups; int ndups, dupcap;  /* defs whose name another module defines too */
+    int *dups; int ndups, dupcap;  /* defs whose name another module of the image defines too */
 };
 /* Returns a module or NULL with *err set to a one-line reason.  *wrong_arch is set
  * when the file is a valid ELF for another class/machine (search skips those). */
@@ -125,7 +125,8 @@ int insn_boundary(struct module *m, uint64_t addr);          /* 1 yes, 0 no, -1 
 char *demangle(const char *name);   /* malloc'd C++ name, or NULL when name is not a C++ one */
 
 /* ---- dups.c ---- */
-void dups_register(struct module *m);
+struct image;
+void dups_image(const struct image *im);   /* each module's dups, for this image (image_build calls it) */
 
 /* ---- ldcache.c ---- */
 int ldcache_open(char **err);                    /* -1 with *err: SYMSPLIT_LDCACHE unusable */
