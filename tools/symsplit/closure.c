@@ -98,6 +98,7 @@ static int add_module(struct image *im, struct module *m, int loader, int scope,
     for (int i = 0; i < im->n; i++)     /* same file under another name: one module */
         if (im->mods[i].m == m) { add_name(&im->mods[i], name); return i; }
     GROW(im->mods, im->n, im->cap);
+    module_hold(m);
     /* opened by dlopen number scope (step scope+1), or at start-up (step 0) */
     im->mods[im->n] = (struct lmod){ .m = m, .loader = loader, .scope = scope, .step = scope + 1, .now = m->bind_now };
     add_name(&im->mods[im->n], name);
@@ -214,7 +215,7 @@ int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, 
 }
 void image_free(struct image *im)
 {
-    for (int i = 0; i < im->n; i++) { free(im->mods[i].names); free(im->mods[i].deps); }
+    for (int i = 0; i < im->n; i++) { free(im->mods[i].names); free(im->mods[i].deps); module_unhold(im->mods[i].m); }
     free(im->roots);
     free(im->mods);
     free(im->global.idx);

@@ -248,6 +248,7 @@ int main(int argc, char **argv)
             }
         }
         image_free(&im);
+        module_cache_trim();
     }
     report_finish(r, images, errors);   /* closes json_out: jbuf holds the object */
     int status = exit_status(report_counts(r), errors, strict);

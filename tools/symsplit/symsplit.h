@@ -93,6 +93,7 @@ struct module {
     void *fstate;            /* funcstate.c's per-module tables, built on first use */
     void *copies;            /* copies.c's fingerprint of the module, built on first use */
     int *dups; int ndups, dupcap;  /* defs whose name another module of the image defines too */
+    int pins; unsigned used;       /* search.c's cache: images holding it, the last image that did */
 };
 /* Returns a module or NULL with *err set to a one-line reason.  *wrong_arch is set
  * when the file is a valid ELF for another class/machine (search skips those). */
@@ -162,7 +163,12 @@ void image_free(struct image *im);
 int image_promote(struct image *im, int k);   /* dlopen k becomes RTLD_GLOBAL at its step; returns the undo mark */
 void image_demote(struct image *im, int mark);
 int image_in_global(const struct image *im, int idx);
+/* A module from load_path stays valid while an image holds it (image_build
+ * holds, image_free lets go) and until the next module_cache_trim. */
 struct module *load_path(const char *path, int is_main, char **err, int *skip);
+void module_hold(struct module *m);
+void module_unhold(struct module *m);
+void module_cache_trim(void);   /* between images: frees the modules the last ones did not use */
 struct module *find_library(const struct image *im, int req, const char *name, char **err);
 /* First NAME in a colon-separated directory list ($ORIGIN = origin), or NULL. */
 struct module *find_in_dirs(const char *list, const char *origin, const char *name, char **err);
