@@ -63,6 +63,9 @@ HELP_LINES += "  make symsplit-sweep / symsplit-bench    symsplit over /usr/bin 
 # libclang-rt-dev: the sanitizer and libFuzzer runtimes (only recommended by
 # clang on Debian 13, so not there by default).
 DEPS_PACKAGES += libelf-dev libcapstone-dev binutils file clang libclang-rt-dev python3
+# time: GNU time measures the sweep's peak memory and CPU (sweep, bench);
+# libtree: the bench's reference, the same binaries' closures listed.
+DEPS_PACKAGES += time libtree
 # man-db: test/docs.bats renders docs/symsplit.1 with man -l (a Debian 13
 # root made by mmdebstrap has no man).
 DEPS_PACKAGES += man-db
