@@ -12,10 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct owner { const char *name; uint32_t hash, gen; int mod, def; };
+/* 16 bytes: the name is read through the definition, on a hash match only */
+struct owner { uint32_t hash, gen; int mod, def; };
 static struct owner *tab;
 static size_t cap;
 static uint32_t gen;
+static const struct image *cur;
 
 static void mark(struct module *m, int k)
 {
@@ -28,7 +30,9 @@ static void mark(struct module *m, int k)
 static struct owner *slot(const char *name, uint32_t hash)
 {
     size_t i = hash & (cap - 1);
-    while (tab[i].gen == gen && (tab[i].hash != hash || strcmp(tab[i].name, name))) i = (i + 1) & (cap - 1);
+    while (tab[i].gen == gen &&
+           (tab[i].hash != hash || strcmp(cur->mods[tab[i].mod].m->defs[tab[i].def].name, name)))
+        i = (i + 1) & (cap - 1);
     return &tab[i];
 }
 
@@ -53,12 +57,15 @@ void dups_image(const struct image *im)
         gen = 1;
     }
     /* in load order, each module's definitions in its own order */
+    cur = im;
     for (int i = 0; i < im->n; i++) {
         struct module *m = im->mods[i].m;
         for (int k = 0; k < m->ndefs; k++) {
+            /* the table is larger than the caches: ask for a slot well before it is probed */
+            if (k + 32 < m->ndefs) __builtin_prefetch(&tab[m->defs[k + 32].hash & (cap - 1)]);
             struct owner *o = slot(m->defs[k].name, m->defs[k].hash);
             if (o->gen != gen)
-                *o = (struct owner){ m->defs[k].name, m->defs[k].hash, gen, i, k };
+                *o = (struct owner){ m->defs[k].hash, gen, i, k };
             else if (o->mod != i) {
                 mark(im->mods[o->mod].m, o->def);   /* the first definer learns it has company */
                 mark(m, k);

@@ -13,17 +13,20 @@
 
 static struct strmap by_path, by_inode;
 static char absent;     /* sentinel value: path is not usable (ENOENT, wrong arch...) */
-struct file { struct module *m; char *path; int is_main; };   /* by_inode's values */
+struct file { struct module *m; char *path; int is_main; unsigned uses; };   /* by_inode's values */
 static unsigned images_done;   /* module_cache_trim calls: one per image */
 
 /* The sweep reads ~800 executables in path order: neighbours share most
- * libraries (libc in all, libLLVM in a run of llvm-* tools).  A module is
- * kept while one of the last KEEP images held it.  Measured on the sweep
- * (832 executables; docs/symsplit-reference.md): KEEP 1 peaks at 64 MiB and
- * parses small libraries 1842 times over (0.85 CPU-s), 16 at 67 MiB and
- * 0.45 CPU-s, 32 at 76 MiB and 0.40 CPU-s; keeping every module, 231 MiB
- * and 0.35 CPU-s. */
-enum { KEEP = 16 };
+ * libraries (libc in all, libLLVM in a run of llvm-* tools), an executable
+ * is read once.  A module is kept while it has been idle for fewer than
+ * KEEP images, plus PER_USE more for each other image that needed it: what
+ * many images need is worth keeping longer.  Measured on the sweep (841
+ * executables; tools/symsplit/README.md): keeping every module peaks at
+ * 231 MiB and 0.48 CPU-s; KEEP 16 alone at 66 MiB, 0.61 CPU-s (small
+ * libraries parsed again 876 times); KEEP 8 with PER_USE 4 at 68 MiB,
+ * 0.52 CPU-s; PER_USE 8 or 16 costs 5 or 10 MiB more for no measurable
+ * gain. */
+enum { KEEP = 8, PER_USE = 4 };
 
 static struct module *file_module(struct file *f, char **err)
 {
@@ -32,6 +35,7 @@ static struct module *file_module(struct file *f, char **err)
         f->m = module_open(f->path, f->is_main, err, &wrong);
         if (!f->m) return NULL;
     }
+    if (f->m->used != images_done || !f->uses) f->uses++;   /* once per image */
     f->m->used = images_done;
     return f->m;
 }
@@ -43,7 +47,7 @@ void module_cache_trim(void)
 {
     for (size_t i = 0; i < by_inode.cap; i++) {
         struct file *f = by_inode.keys[i] ? by_inode.vals[i] : NULL;
-        if (f && f->m && !f->m->pins && images_done - f->m->used >= KEEP) {
+        if (f && f->m && !f->m->pins && images_done - f->m->used >= KEEP + PER_USE * (f->uses - 1)) {
             module_free(f->m);
             f->m = NULL;
         }
@@ -88,7 +92,7 @@ struct module *load_path(const char *path, int is_main, char **err, int *skip)
             return NULL;
         }
         f = xcalloc(1, sizeof *f);
-        *f = (struct file){ m, xstrdup(path), is_main };
+        *f = (struct file){ m, xstrdup(path), is_main, 0 };
         strmap_put(&by_inode, ino, f);
     }
     strmap_put(&by_path, key, f);
