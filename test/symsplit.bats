@@ -921,6 +921,35 @@ noload() {
     assert_line --regexp '^memory: +[0-9]+ MiB peak \(bound [0-9]+ MiB\)$'
 }
 
+# app carries its own copies of six functions with state that libord.so
+# (-Bsymbolic) defines too; libord lists them in source order, app in reverse
+# (--hash-style=sysv keeps each file's order).  `other` loads the same
+# libraries and defines none of them.
+@test "symsplit: an image's rows do not depend on the images analysed before it" {
+    local d=$BATS_TEST_TMPDIR/order fns="ord_a ord_b ord_c ord_d ord_e ord_f" f
+    local R='-Wl,-rpath,$ORIGIN -Wl,--enable-new-dtags -Wl,--no-as-needed'
+    mkdir -p "$d"
+    for f in $fns; do echo "int $f(void) { static int n; return ++n; }"; done > "$d/lib.c"
+    for f in $fns; do echo "int $f(void) { static int n; return ++n; }"; done | tac > "$d/own.c"
+    { for f in $fns; do echo "int $f(void);"; done; echo "int use(void) { return ${fns// /() + }(); }"; } > "$d/use.c"
+    echo 'int use(void); int main(void) { return use() != 6; }' > "$d/main.c"
+    ${CC:-gcc} -fPIC -shared -Wl,--hash-style=sysv -Wl,-Bsymbolic -Wl,-soname,libord.so -o "$d/libord.so" "$d/lib.c"
+    ${CC:-gcc} -fPIC -shared $R -Wl,-soname,libuse.so -o "$d/libuse.so" "$d/use.c" -L"$d" -lord
+    ${CC:-gcc} $R -rdynamic -Wl,--hash-style=sysv -o "$d/app" "$d/main.c" "$d/own.c" -L"$d" -luse -lord
+    ${CC:-gcc} $R -o "$d/other" "$d/main.c" -L"$d" -luse -lord
+    # the two files list the names in different orders, or order could not tell
+    [ "$(readelf --dyn-syms -W "$d/libord.so" | grep -o 'ord_.')" != "$(readelf --dyn-syms -W "$d/app" | grep -o 'ord_.')" ]
+    run ss --info "$d/app"
+    assert_failure 1
+    local alone=$output
+    [ "$(grep -c '^SPLIT .* ord_' <<<"$alone")" = 6 ]
+    run ss --info "$d/other" "$d/app"
+    assert_failure 1
+    # the same rows in the same order (the code before printed them in app's
+    # order here and in libord's alone: its name index spanned the whole run)
+    [ "$(grep -F "in $d/app:" <<<"$output")" = "$(grep -F "in $d/app:" <<<"$alone")" ]
+}
+
 # 48 executables, each in its own directory with its own copy of one library
 # of 4000 long exported names: distinct files (the cache knows files by
 # inode), each image costing symsplit the same memory.
