@@ -49,7 +49,8 @@ int lookup_in(const struct image *im, const struct searchlist *sl, const char *n
 }
 
 /* Module `from` looks up a name: its scopes in order (the global scope, then
- * the local scope of the dlopen that loaded it; reversed under RTLD_DEEPBIND).
+ * the local scope of the dlopen that loaded it; reversed under RTLD_DEEPBIND;
+ * in a dlmopen namespace, that namespace's global scope instead).
  * When: a module binding at load sees the global scope as it stood when it
  * was opened (start-up modules: the start-up closure; the k-th dlopen: what
  * joined before it; an RTLD_GLOBAL module joins after its own relocation).
@@ -63,7 +64,10 @@ int lookup(const struct image *im, int from, const char *name, uint32_t hash,
     int until = lazy && !im->mods[from].now ? INT_MAX : im->mods[from].step ? im->mods[from].step - 1 : 0;
     const struct lmod *l = &im->mods[from];
     const struct searchlist *first = &im->global, *second = NULL;
-    if (l->scope >= 0) {
+    if (l->ns_scope) {   /* another namespace: the main one's global scope is not searched */
+        first = &im->locals[l->ns_scope - 1];
+        if (l->scope >= 0 && l->scope != l->ns_scope - 1) second = &im->locals[l->scope];
+    } else if (l->scope >= 0) {
         second = &im->locals[l->scope];
         if (l->deepbind) { second = first; first = &im->locals[l->scope]; }
     }

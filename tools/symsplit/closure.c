@@ -174,43 +174,49 @@ int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, 
     /* a NEEDED loop is no obstacle: a module already loaded is reused by
      * name, as ld.so does */
     if (preload(im, err) || bfs(im, &im->global, 0, -1, err)) return -1;
-    for (int d = 0; d < ndl; d++) {
-        int root = by_name(im, dl[d].path), before = im->n, caller = dl[d].by ? caller_of(im, dl[d].by) : 0;
-        if (caller < 0) {
-            *err = xasprintf("--dlopen %s: by=%s: no such module loaded before this dlopen", dl[d].path, dl[d].by);
+    for (int d = 0; d < ndl; d++)
+        if (image_dlopen(im, &dl[d], err)) return -1;
+    dups_image(im);
+    return 0;
+}
+
+int image_dlopen(struct image *im, const struct dlopen_req *dl, char **err)
+{
+    *err = NULL;
+    int root = by_name(im, dl->path), before = im->n, caller = dl->by ? caller_of(im, dl->by) : 0;
+    if (caller < 0) {
+        *err = xasprintf("--dlopen %s: by=%s: no such module loaded before this dlopen", dl->path, dl->by);
+        return -1;
+    }
+    if (root < 0) {
+        /* searched as glibc searches a dlopen: the calling object's
+         * DT_RPATH chain (unless it has DT_RUNPATH), LD_LIBRARY_PATH, its
+         * DT_RUNPATH, the cache, the defaults; $ORIGIN is its directory */
+        struct module *rm = find_library(im, caller, dl->path, err);
+        if (*err) return -1;
+        if (!rm) {   /* dlopen searches a name without a slash; it never looks in the current directory */
+            *err = xasprintf("%s: cannot find the --dlopen module in the library search path of %s%s", dl->path,
+                             caller ? module_name(im->mods[caller].m) : "the executable",
+                             !strchr(dl->path, '/') && !access(dl->path, F_OK)
+                                 ? " (a name without a slash is searched as dlopen does; for the file here write ./NAME)" : "");
             return -1;
         }
-        if (root < 0) {
-            /* searched as glibc searches a dlopen: the calling object's
-             * DT_RPATH chain (unless it has DT_RUNPATH), LD_LIBRARY_PATH, its
-             * DT_RUNPATH, the cache, the defaults; $ORIGIN is its directory */
-            struct module *rm = find_library(im, caller, dl[d].path, err);
-            if (*err) return -1;
-            if (!rm) {   /* dlopen searches a name without a slash; it never looks in the current directory */
-                *err = xasprintf("%s: cannot find the --dlopen module in the library search path of %s%s", dl[d].path,
-                                 caller ? module_name(im->mods[caller].m) : "the executable",
-                                 !strchr(dl[d].path, '/') && !access(dl[d].path, F_OK)
-                                     ? " (a name without a slash is searched as dlopen does; for the file here write ./NAME)" : "");
-                return -1;
-            }
-            /* its own NEEDED: its DT_RPATH, then the executable's (measured:
-             * not the caller's), as a module loaded by the executable */
-            root = add_module(im, rm, 0, im->nlocals, dl[d].path);
-        }
-        im->locals = xrealloc(im->locals, (im->nlocals + 1) * sizeof *im->locals);
-        im->roots = xrealloc(im->roots, (im->nlocals + 1) * sizeof *im->roots);
-        im->roots[im->nlocals] = root;
-        struct searchlist *sl = &im->locals[im->nlocals];
-        memset(sl, 0, sizeof *sl);
-        if (bfs(im, sl, root, im->nlocals, err)) return -1;
-        for (int i = before; i < im->n; i++) {
-            im->mods[i].deepbind = dl[d].deepbind;
-            im->mods[i].now |= !dl[d].lazy;   /* RTLD_NOW: every reference bound at open */
-        }
-        im->nlocals++;
-        if (dl[d].kind == SC_GLOBAL) image_promote(im, im->nlocals - 1);
+        /* its own NEEDED: its DT_RPATH, then the executable's (measured:
+         * not the caller's), as a module loaded by the executable */
+        root = add_module(im, rm, 0, im->nlocals, dl->path);
     }
-    dups_image(im);
+    im->locals = xrealloc(im->locals, (im->nlocals + 1) * sizeof *im->locals);
+    im->roots = xrealloc(im->roots, (im->nlocals + 1) * sizeof *im->roots);
+    im->roots[im->nlocals] = root;
+    struct searchlist *sl = &im->locals[im->nlocals];
+    memset(sl, 0, sizeof *sl);
+    if (bfs(im, sl, root, im->nlocals, err)) return -1;
+    for (int i = before; i < im->n; i++) {
+        im->mods[i].deepbind = dl->deepbind;
+        im->mods[i].now |= !dl->lazy;   /* RTLD_NOW: every reference bound at open */
+    }
+    im->nlocals++;
+    if (dl->kind == SC_GLOBAL) image_promote(im, im->nlocals - 1);
     return 0;
 }
 void image_free(struct image *im)

@@ -27,9 +27,11 @@
     "                         its dlopens and scopes are the image, its bindings the truth,\n" \
     "                         findings marked observed (in the loader's record) or modelled;\n" \
     "                         CMD's stdout goes to stderr\n" \
-    "  --pid PID, --maps FILE the objects a process has mapped (/proc/PID/maps or a copy)\n" \
-    "                         (--pid, --maps, --trace: one of them):\n" \
-    "                         start-up closure global, other roots RTLD_LOCAL dlopens\n" \
+    "  --pid PID              read the process (/proc/PID/mem): its link map, global scope\n" \
+    "                         and GOT/PLT slots; findings marked observed or modelled\n" \
+    "  --maps FILE            the objects a process mapped (a copy of /proc/PID/maps; --pid's\n" \
+    "                         fallback): start-up closure global, other roots RTLD_LOCAL dlopens\n" \
+    "                         (--pid, --maps, --trace: one of them)\n" \
     "  --preload LIB          as LD_PRELOAD (which is read from the environment too)\n" \
     "  --allow FILE           allowlist: one 'SYMBOL [MODULE]' glob pair a line\n" \
     "  --json                 one JSON object instead of the table\n" \
@@ -99,6 +101,7 @@ int main(int argc, char **argv)
     size_t jlen = 0;
     char *const *trace_cmd = NULL;
     struct trace tr, *live = NULL;
+    struct live *lv = NULL;      /* --pid: the process's own record (live.c) */
     char *pid_exe = NULL;
     char *err = NULL;
     for (int i = 1; i < argc; i++) {
@@ -188,7 +191,13 @@ int main(int argc, char **argv)
         ndl = tr.nroots;
         live = &tr;
     }
-    if (maps) {   /* the process as mapped: its executable, its dlopened roots */
+    if (pid && !(lv = live_open(pid, &err))) {   /* the process's own record, else what it mapped */
+        fprintf(stderr, "symsplit: note: %s; modelled from its mapped files instead\n", err);
+        free(err);
+        err = NULL;
+    }
+    if (lv) { exes[0] = pid_exe; nexe = 1; }
+    else if (maps) {   /* the process as mapped: its executable, its dlopened roots */
         const char *exe = pid_exe ? pid_exe : nexe ? exes[0] : NULL;
         struct dlopen_req *mdl;
         int n = maps_image(maps, &exe, dl, ndl, &mdl, &err);
@@ -210,7 +219,7 @@ int main(int argc, char **argv)
     int errors = 0, images = 0;
     for (int e = 0; e < nexe; e++) {
         struct image im;
-        if (image_build(&im, exes[e], dl, ndl, &err)) {
+        if (lv ? live_image(&im, lv, dl, ndl, &err) : image_build(&im, exes[e], dl, ndl, &err)) {
             fprintf(stderr, "symsplit: %s\n", err);   /* one line, naming the file */
             free(err);
             err = NULL;
@@ -223,7 +232,8 @@ int main(int argc, char **argv)
                 }
             images++;
             im.dlsyms = dlsyms;
-            im.obs = live ? &live->obs : NULL;
+            if (!lv) im.obs = live ? &live->obs : NULL;
+            else live_describe(lv, &im, stderr);
             if (im.mods[0].m->is_static)
                 fprintf(stderr, "symsplit: note: %s is statically linked: nothing is bound at run time\n", exes[e]);
             if (getenv("SYMSPLIT_DEBUG"))     /* the closure in load order, for checking against ldd */
@@ -239,7 +249,8 @@ int main(int argc, char **argv)
              * a what-if the model answers alone (what ran bound otherwise) */
             im.obs = NULL;
             for (int k = 0; k < im.nlocals; k++) {
-                if (image_in_global(&im, im.roots[k])) continue;
+                /* another namespace cannot join this one's global scope (dlmopen refuses RTLD_GLOBAL) */
+                if (image_in_global(&im, im.roots[k]) || im.mods[im.roots[k]].ns_scope) continue;
                 int mark = image_promote(&im, k);
                 report_promoted(r, module_name(im.mods[im.roots[k]].m));
                 analyse_image(r, &im);

@@ -40,7 +40,9 @@ void observed_bind(struct observed *o, const char *binder, const char *target, c
 
 int observed_module(const struct image *im, int from, const char *name, const char *ver)
 {
+    int lazy;
     if (!im->obs) return -1;
+    if (im->obs->live) return live_module(im->obs->live, from, name, &lazy);   /* per module: namespaces hold one file twice */
     const struct module *m = im->mods[from].m;
     char *k = key(m->dev, m->ino, name, ver);
     const struct fileid *t = strmap_get(&im->obs->binds, k);

@@ -101,6 +101,19 @@ static void alive_because(char **s, const struct image *im, const char *name, co
     if (f->ev_name) cat(s, ", a name %s defines too: %s's copy of that code is running%s", mname(im, f->target), x, "");
 }
 
+/* --pid: the slot that shows the capture, or why the model answers it. */
+static void slot_words(char **s, const struct image *im, const char *name, const struct finding *f)
+{
+    int lazy = 0;
+    if (f->observed) {
+        cat(s, " [observed: %s's GOT slot for %s holds %s's copy]", mname(im, f->binder), name, mname(im, f->target));
+        return;
+    }
+    live_module(im->obs->live, f->binder, name, &lazy);
+    if (lazy) cat(s, " [modelled: %s's slot for %s is not bound yet (lazy); ld.so binds it at the first call]", mname(im, f->binder), name, "");
+    else cat(s, " [modelled: no slot in the process shows it]%s%s%s", "", "", "");
+}
+
 char *json_str(const char *s)
 {
     size_t n = 0;
@@ -166,7 +179,8 @@ int report_split(struct report *r, const struct image *im, const char *name, con
              "", "");
     cat(&why, " [confidence: %s]%s%s", conf_name[f->conf], "", "");
     /* a process was observed: say which rows it proves */
-    if (im->obs) cat(&why, " [%s]%s%s", f->observed ? "observed: the loader made this binding" : "modelled: not in the loader's record", "", "");
+    if (im->obs && im->obs->live) slot_words(&why, im, name, f);
+    else if (im->obs) cat(&why, " [%s]%s%s", f->observed ? "observed: the loader made this binding" : "modelled: not in the loader's record", "", "");
     char *jb = json_str(mname(im, f->binder)), *jy = json_str(my->path), *jx = json_str(mx->path);
     char *jp = r->promoted ? json_str(r->promoted) : NULL;   /* a LATENT row: the module whose promotion */
     char *extra = xasprintf(",\"binder\":%s,\"binds\":%s,\"binding\":\"%s\",\"live_copy\":%s,\"evidence\":\"%s\"%s%s%s",

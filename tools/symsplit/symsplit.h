@@ -144,6 +144,8 @@ struct lmod {
     int deepbind;
     int step;                /* 0: loaded at start-up; k: by the k-th --dlopen */
     int now;                 /* binds every reference when loaded (BIND_NOW, RTLD_NOW) */
+    int ns_scope;            /* dlmopen (--pid): 1 + the local searchlist that is its namespace's
+                              * global scope (its first object's); 0: the main namespace */
 };
 struct searchlist { int *idx, *join; int n, cap; };   /* join: step it joined the global scope */
 struct image {
@@ -159,6 +161,7 @@ struct image {
 struct dlopen_req { const char *path; enum scopekind kind; int deepbind, lazy; const char *by; };   /* by: the caller, NULL the executable */
 /* Builds the image.  Returns 0, or -1 with *err set (malformed file, cycle...). */
 int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, int ndl, char **err);
+int image_dlopen(struct image *im, const struct dlopen_req *r, char **err);   /* one more dlopen, after the rest */
 void image_free(struct image *im);
 int image_promote(struct image *im, int k);   /* dlopen k becomes RTLD_GLOBAL at its step; returns the undo mark */
 void image_demote(struct image *im, int mark);
@@ -196,15 +199,27 @@ int lookup_in(const struct image *im, const struct searchlist *sl, const char *n
               const char *ver, int *defidx);
 int self_binding(struct module *m, int defidx, int *how, int *conf);
 
-/* ---- observed.c: bindings read from the process (--trace's loader record) ---- */
+/* ---- observed.c: bindings read from the process (--trace's loader record, --pid's slots) ---- */
 struct observed {
     struct strmap binds;     /* binder dev:ino, name, version -> target file id */
     struct strmap files;     /* path -> file id (stat once) */
     int nbinds;
+    const struct live *live; /* --pid: each image module's GOT/PLT slots instead (live.c) */
 };
 void observed_bind(struct observed *o, const char *binder, const char *target, const char *name, const char *ver);
 /* The module (image index) from's reference to name@ver was seen bound to, or -1. */
 int observed_module(const struct image *im, int from, const char *name, const char *ver);
+
+/* ---- live.c: --pid: the process's link map and GOT/PLT slots, through /proc/PID/mem ---- */
+struct live;
+struct live *live_open(const char *pid, char **err);           /* NULL with *err: not readable */
+/* The process's image: its objects in link-map order, its global scope, its
+ * slots; user: --dlopen flags for its dlopened modules, or what-ifs. */
+int live_image(struct image *im, struct live *lv, const struct dlopen_req *user, int nuser, char **err);
+void live_describe(const struct live *lv, const struct image *im, FILE *f);   /* the note on stderr */
+/* What from's slot for name holds: the image module it is bound to, -1 not
+ * bound (*lazy: still in its PLT) or not read. */
+int live_module(const struct live *lv, int from, const char *name, int *lazy);
 
 /* ---- maps.c: --pid / --maps ---- */
 int maps_image(const char *file, const char **exe, const struct dlopen_req *user, int nuser,

@@ -1,0 +1,177 @@
+#!/usr/bin/env bats
+# symsplit --pid on live processes: what the process holds (its link map, its
+# GOT/PLT slots, its root, the files it mapped) against what the files alone
+# model.  Each process is a fixture started here, paused on a FIFO
+# (FIXTURE_PAUSE, fixtures/pause.h) while symsplit reads it; released, its
+# exit status is the truth (0: one registry, 1: split).  teardown kills what
+# is still running.
+load helpers
+BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-120}
+
+setup_file() {
+    export SAN=$BUILD/tools/symsplit/symsplit-san FX=$BUILD/tools/symsplit/fixtures
+    make -C "$TOP" -s B="$B" symsplit-san "$FX/.done"
+}
+
+# symsplit under the sanitizers (leaks aside, as in symsplit.bats): a finding there fails the test
+ss() { timeout -k 2 60 env ASAN_OPTIONS=detect_leaks=0 "$SAN" "$@"; }
+
+# live_start [--fifo IN-PROCESS-PATH] CMD...: CMD paused after its bindings;
+# LIVE_PID is the paused process (it prints "paused PID").
+live_start() {
+    local inside
+    LIVE_FIFO=$BATS_TEST_TMPDIR/pause LIVE_OUT=$BATS_TEST_TMPDIR/live.out
+    [ "$1" = --fifo ] && { LIVE_FIFO=$2 inside=$3; shift 3; }
+    mkfifo "$LIVE_FIFO"
+    FIXTURE_PAUSE=${inside:-$LIVE_FIFO} "$@" > "$LIVE_OUT" 2>&1 3>&- &
+    LIVE_JOB=$!
+    for _ in $(seq 200); do grep -q '^paused ' "$LIVE_OUT" && break; sleep 0.05; done
+    LIVE_PID=$(sed -n 's/^paused //p' "$LIVE_OUT")
+    [ -n "$LIVE_PID" ] || { cat "$LIVE_OUT"; return 1; }
+}
+# live_end: release it; its exit status, the truth, in LIVE_STATUS
+live_end() {
+    timeout 5 sh -c 'echo > "$1"' _ "$LIVE_FIFO"
+    LIVE_STATUS=0
+    wait "$LIVE_JOB" || LIVE_STATUS=$?
+    LIVE_JOB=
+}
+teardown() {
+    [ -z "${LIVE_JOB:-}" ] && return 0
+    kill "$LIVE_JOB" 2> /dev/null || true
+    [ -n "${LIVE_PID:-}" ] && kill "$LIVE_PID" 2> /dev/null || true
+    wait "$LIVE_JOB" 2> /dev/null || true
+}
+
+@test "symsplit --pid: a split the process holds is SPLIT observed, where its mapped files alone model none" {
+    bats_require_minimum_version 1.5.0
+    t=$FX/timeline
+    live_start "$t/app" "$t/libC.so:global" "$t/plugin.so"    # libC.so RTLD_GLOBAL: a flag no file records
+    cp "/proc/$LIVE_PID/maps" "$BATS_TEST_TMPDIR/maps"
+    run --separate-stderr ss --pid "$LIVE_PID"
+    live_end
+    [ "$LIVE_STATUS" -eq 1 ]                                # the process split
+    assert_failure 1
+    assert_line --regexp "^SPLIT .* reg_count .*plugin.so depends on libB.so but its reference resolves to libC.so's copy.*\[observed: plugin.so's GOT slot for reg_count holds libC.so's copy\]$"
+    [[ $stderr == *"libC.so:global"* ]]                      # the global scope, read from ld.so
+    run --separate-stderr ss --maps "$BATS_TEST_TMPDIR/maps"   # the same process's files: no split modelled
+    assert_success
+    refute_line --partial SPLIT
+}
+
+@test "symsplit --pid: the link map, not the search rules, says which files the process loaded (LD_LIBRARY_PATH)" {
+    bats_require_minimum_version 1.5.0
+    run --separate-stderr ss "$FX/split-protected/app"       # the files as found by RUNPATH: a split
+    assert_failure 1
+    # run with the interposable registry first in the search: no split
+    LD_LIBRARY_PATH=$FX/ok-interpose live_start "$FX/split-protected/app"
+    run --separate-stderr ss --pid "$LIVE_PID"
+    live_end
+    [ "$LIVE_STATUS" -eq 0 ]
+    assert_success
+    refute_line --partial SPLIT
+    [[ $stderr == *" $FX/ok-interpose/libreg.so:start-up"* ]]
+}
+
+@test "symsplit --pid: a what-if the process's slots refute is not reported as SPLIT" {
+    bats_require_minimum_version 1.5.0
+    t=$FX/timeline
+    run --separate-stderr ss --dlopen "$t/libC.so:global" --dlopen "$t/plugin.so" "$t/app"   # the files: split
+    assert_failure 1
+    live_start "$t/app" "$t/libC.so" "$t/plugin.so"          # libC.so RTLD_LOCAL: plugin.so binds libB.so
+    run --separate-stderr ss --dlopen "$t/libC.so:global" --pid "$LIVE_PID"
+    live_end
+    [ "$LIVE_STATUS" -eq 0 ]
+    assert_success
+    refute_line --partial SPLIT
+    [[ $stderr == *"is not in the process's global scope"* ]]
+}
+
+@test "symsplit --pid: a lazy slot not bound yet is answered by the model, marked modelled" {
+    bats_require_minimum_version 1.5.0
+    t=$FX/timeline
+    live_start "$t/app" "$t/libC.so:global" "$t/plugin.so:lazy"   # paused before the first call
+    run --separate-stderr ss --json --pid "$LIVE_PID"
+    live_end
+    [ "$LIVE_STATUS" -eq 1 ]                                  # the call, made after, split
+    assert_failure 1
+    run /usr/bin/python3 -c 'import json, sys
+print(" ".join(f["verdict"] + ":" + f["symbol"] + ":" + ("observed" if f["observed"] else "modelled") for f in json.load(sys.stdin)["findings"]))' <<< "$output"
+    assert_output 'SPLIT:reg_count:modelled'
+}
+
+@test "symsplit --pid: a process with its own root is read through /proc/PID/root, not the host's files" {
+    bats_require_minimum_version 1.5.0
+    command -v chroot > /dev/null && [ "$(id -u)" -eq 0 ] || skip "chroot needs root"
+    r=$BATS_TEST_TMPDIR/root d=$FX/split-protected
+    ld=$(readlink -f /lib64/ld-linux-x86-64.so.2) libc=$(readlink -f /lib/x86_64-linux-gnu/libc.so.6)
+    [ -e "$ld" ] && [ -e "$libc" ] || skip "not an x86-64 glibc host"
+    # the executable at its host path; its libraries (an interposable
+    # registry) only in the root's default directory, which the host lacks
+    mkdir -p "$r/lib64" "$r/lib/x86_64-linux-gnu" "$r$d"
+    cp "$ld" "$r/lib64/ld-linux-x86-64.so.2"
+    cp "$libc" "$d/libuser.so" "$FX/ok-interpose/libreg.so" "$r/lib/x86_64-linux-gnu/"
+    cp "$d/app" "$r$d/"
+    live_start --fifo "$r/pause" /pause chroot "$r" "$d/app"
+    run --separate-stderr ss --pid "$LIVE_PID"
+    live_end
+    [ "$LIVE_STATUS" -eq 0 ]                                  # in its root: no split
+    assert_success
+    refute_line --partial SPLIT
+    [[ $stderr == *"its files are read through /proc/$LIVE_PID/root"* ]]
+}
+
+@test "symsplit --pid: a library replaced on disk since it was mapped is read as mapped, and named" {
+    bats_require_minimum_version 1.5.0
+    d=$BATS_TEST_TMPDIR/sp
+    cp -r "$FX/split-protected" "$d"
+    live_start "$d/app"
+    rm "$d/libreg.so"                                         # an upgrade: another registry at that path
+    cp "$FX/ok-interpose/libreg.so" "$d/libreg.so"
+    run --separate-stderr ss --pid "$LIVE_PID"
+    live_end
+    [ "$LIVE_STATUS" -eq 1 ]
+    assert_failure 1
+    assert_line --regexp "^SPLIT .* reg_count .*\[observed: libuser.so's GOT slot for reg_count holds app's copy\]$"
+    [[ $stderr == *"$d/libreg.so:start-up (replaced on disk since mapped: the mapped file read)"* ]]
+}
+
+@test "symsplit --pid: a dlmopen namespace is read: its module's slot binds its own namespace's copy, not the global one the files suggest" {
+    bats_require_minimum_version 1.5.0
+    t=$FX/timeline
+    run --separate-stderr ss --dlopen "$t/libC.so:global" --dlopen "$t/plugin.so" "$t/app"   # one namespace: split
+    assert_failure 1
+    live_start "$t/app" "$t/libC.so:global" "$t/plugin.so:newlm"
+    run --separate-stderr ss --pid "$LIVE_PID"
+    live_end
+    [ "$LIVE_STATUS" -eq 0 ]                                  # plugin.so saw its own namespace's registry
+    assert_success
+    refute_line --partial SPLIT
+    refute_line --partial LATENT
+    [[ $stderr == *"in 2 namespace(s)"*"[namespace 1] $t/plugin.so"* ]]
+}
+
+@test "symsplit --pid: a lazy slot in a dlmopen namespace is modelled within that namespace, not from the main global scope" {
+    bats_require_minimum_version 1.5.0
+    t=$FX/timeline
+    live_start "$t/app" "$t/libC.so:global" "$t/plugin.so:newlm:lazy"   # paused before the first call
+    run --separate-stderr ss --json --pid "$LIVE_PID"
+    live_end
+    [ "$LIVE_STATUS" -eq 0 ]                                  # the call, made after, found namespace 1's registry
+    assert_success
+    run /usr/bin/python3 -c 'import json, sys
+print(len([f for f in json.load(sys.stdin)["findings"] if f["verdict"] in ("SPLIT", "LATENT")]))' <<< "$output"
+    assert_output 0
+}
+
+@test "symsplit --pid: a program started by running ld.so (no DT_DEBUG to read) is found through ld.so's _r_debug" {
+    bats_require_minimum_version 1.5.0
+    t=$FX/timeline ld=/lib64/ld-linux-x86-64.so.2
+    [ -e "$ld" ] || skip "not an x86-64 glibc host"
+    live_start "$ld" "$t/app" "$t/libC.so:global" "$t/plugin.so"
+    run --separate-stderr ss --pid "$LIVE_PID"
+    live_end
+    [ "$LIVE_STATUS" -eq 1 ]
+    assert_failure 1
+    assert_line --regexp "^SPLIT .* reg_count .*\[observed: plugin.so's GOT slot for reg_count holds libC.so's copy\]$"
+}
