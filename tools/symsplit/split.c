@@ -257,7 +257,9 @@ static void partition(struct ctx *c, const struct group *gr, struct report *r)
         if (d->hidden_vis || weak_func(d) || d->kind == K_OTHER) continue;
         if (d->kind == K_DATA ? d->readonly || d->copy : !proven_state(M, d)) continue;
         int k = 0;
-        while (k < n && mods[k] != b->target) k++;
+        /* one file twice (--pid: dlmopen namespaces, isolated by design): no
+         * row per name; copies.c's family row names a library with state */
+        while (k < n && mods[k] != b->target && im->mods[mods[k]].m != M) k++;
         if (k < n || (n && pairs_different(c->pairs, mods[0], b->target))) continue;   /* a namesake: collide.c's */
         if (n && (!same_interface(im->mods[mods[0]].m, &im->mods[mods[0]].m->defs[defs[0]], M, d) ||
                   different_entities(im->mods[mods[0]].m, &im->mods[mods[0]].m->defs[defs[0]], M, d)))
