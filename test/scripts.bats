@@ -271,6 +271,27 @@ check() { printf '%b' "$1" > "$BATS_TEST_TMPDIR/expect"; printf '%b' "$facts" | 
 	assert_line 'check: no row was checked'
 }
 
+@test "check: an expect cell cut down to its verdict fails a row whose run printed consumer counts" {
+	# A row of a table whose cell states counts, and its run as the golden
+	# keeps it: the full cell passes, the cell without its counts must not.
+	for lab in $(make -s -C "$TOP" --no-print-directory labs); do
+		[ -f "$TOP/expected/$lab.txt" ] || continue
+		for r in $(table_rows "$lab"); do
+			[ -n "$(expect_consumers "$lab" "$r")" ] || continue
+			facts=$("$TOP/scripts/verdict" --facts < "$TOP/expected/$lab.txt" | awk -v id="$r" '$1 == id')
+			[ -n "$facts" ] && break 2
+		done
+	done
+	[ -n "$facts" ] || fail "nothing to check: no row with counts in its cell and in a golden"
+	cell=$(table_cell "$lab" "$r" expect)
+	run check "$r\t$cell\twhat\n"
+	assert_success
+	run check "$r\t$(expect_verdict "$lab" "$r")\twhat\n"
+	assert_failure
+	assert_line --partial "check: row $r broke its expectation: expected $(expect_verdict "$lab" "$r"), observed"
+	assert_line --partial 'the run printed consumer counts: the cell must state them'
+}
+
 @test "check: a skipped row is named and not counted as met; all skipped fails" {
 	facts='l:r verdict=skipped consumers=\nl:s verdict=no-split consumers=\n'
 	run check 'l:r\tSPLIT\tw\nl:s\tno-split\tw\n'
