@@ -146,9 +146,11 @@ read_table = $(eval $1.table := $2)$(foreach a,$(shell $(SCRIPTS)/rows2mk --word
 # run_rows LAB,ROWS[,EVIDENCE[,PREFIX]]: a header line per row
 # ("== PREFIX<row>: what"), then the lab's $(LAB.run) for it (and
 # $(LAB.evidence) when asked), all derived into verdicts by the one shared
-# script. A runner's exit 77 means "cannot run here": the row says why.
+# script. A runner's exit 77 means "cannot run here": the row says why. A
+# lab's own run (no PREFIX) fails when no row ran (verdict --must-run); make
+# check's run is judged row by row by scripts/check.
 run_rows = { $(foreach r,$2,printf '%s\n' $(call shq,== $4$r: $($1.$r.what)); \
-	$(call $1.run,$r) || { rc=$$?; [ $$rc = 77 ] && echo "[skipped: cannot run here]" || echo "[run failed: exit $$rc]"; };$(if $3, $(call $1.evidence,$r);)) } | $(SCRIPTS)/verdict
+	$(call $1.run,$r) || { rc=$$?; [ $$rc = 77 ] && echo "[skipped: cannot run here]" || echo "[run failed: exit $$rc]"; };$(if $3, $(call $1.evidence,$r);)) } | $(SCRIPTS)/verdict$(if $4,, --must-run)
 # refuse KIND,GIVEN,KNOWN: stop make with one line for an unknown name,
 # while it reads the Makefiles, before any job starts.
 refuse = $(if $(filter-out $3,$2),$(error unknown $1 '$(firstword $(filter-out $3,$2))' (known: $3)))

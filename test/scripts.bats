@@ -53,6 +53,18 @@ verdict() { printf '%b' "$1" | "$TOP/scripts/verdict"; }
 	assert_line 'verdict: no split (every table read was written: @0x1, @0x2)'
 }
 
+@test "verdict --must-run: fails in one line only when every row that could run failed to run" {
+	run bash -c "printf '== r1: x\n[run failed: exit 1]\n== r2: y\n[skipped: cannot run here]\n' | '$TOP/scripts/verdict' --must-run > /dev/null"
+	assert_failure
+	assert_output 'verdict: no row ran: all 1 row(s) that could run here failed to run (the [run failed] lines above)'
+	run bash -c "printf '== r1: x\n[run failed: exit 1]\n== r2: y\n[w -> t@0x1]\n[rd <- t@0x1]\n' | '$TOP/scripts/verdict' --must-run > /dev/null"
+	assert_success
+	run bash -c "printf '== r1: x\n[skipped: cannot run here]\n' | '$TOP/scripts/verdict' --must-run > /dev/null"
+	assert_success
+	run bash -c "printf '== r1: x\n[run failed: exit 1]\n' | '$TOP/scripts/verdict' > /dev/null"
+	assert_success                           # without --must-run: make check's checker judges
+}
+
 @test "verdict --facts: one line per row with consumers and their counts" {
 	run bash -c "printf '== r1: x\n[w -> t@0x1]\n[rd <- t@0x2]\ncollective: discovered 0 device(s)\nNCCL consumer sees 0 device(s)\n== r2: y\n[w -> t@0x1]\n[rd <- t@0x1]\n' | '$TOP/scripts/verdict' --facts"
 	assert_output $'r1 verdict=SPLIT consumers=collective:0,NCCL-consumer:0\nr2 verdict=no-split consumers='
