@@ -126,6 +126,8 @@ LINK_NOW := -Wl,-z,now
 RPATH_ORIGIN := -Wl,--disable-new-dtags,-rpath,'$$ORIGIN'
 
 LABS :=
+# The goals that take ROW= and honour it (lab_entry adds each lab's two).
+ROW_GOALS := check fixed diagrams
 HELP_LINES :=
 TEST_PREREQS :=
 FIXED_ROWS :=
@@ -172,6 +174,7 @@ evidence-$1: EVIDENCE := 1
 evidence-$1: $1
 .PHONY: $1 evidence-$1
 LABS += $1
+ROW_GOALS += $1 evidence-$1
 EVIDENCE_TARGETS += evidence-$1
 TEST_PREREQS += $$(call $1.prereq,$$($1.rows))
 endef
@@ -187,7 +190,7 @@ include matrix/lab.mk $(filter-out matrix/lab.mk,$(sort $(wildcard */lab.mk))) $
 
 evidence: $(EVIDENCE_TARGETS)
 
-# make check [LAB=<lab>]: every row of every lab (or of one) run, its facts
+# make check [LAB=<lab>] [ROW=<id>...]: every row of every lab (or of one; or the rows named ROW) run, its facts
 # derived by scripts/verdict and compared with its table's expect cell by
 # scripts/check. make fixed: the same check over the fix ladder and every
 # lab's FIXED_ROWS. Row ids repeat across labs: a row is <lab>:<row> here.
@@ -205,9 +208,22 @@ define check_rows
 endef
 check_entries = $(foreach l,$1,$(addprefix $l:,$($l.rows)))
 entries_prereqs = $(foreach e,$1,$(call $(call lab_of,$e).prereq,$(call row_of,$e)))
-CHECK_ENTRIES = $(call check_entries,$(or $(LAB),$(LABS)))
-FIXED_ENTRIES = $(call check_entries,fixes) $(FIXED_ROWS)
+# row_filter ENTRIES: the lab:row entries whose row ROW names (all without ROW);
+# refuse_rows GOAL,ENTRIES: stop make in one line when GOAL is asked for and a
+# word of ROW is the row of none of ENTRIES.
+row_filter = $(if $(ROW),$(foreach e,$1,$(if $(filter $(call row_of,$e),$(ROW)),$e)),$1)
+refuse_rows = $(if $(filter $1,$(MAKECMDGOALS)),$(call refuse_rows_in,$1,$(filter-out $(foreach e,$2,$(call row_of,$e)),$(ROW)),$(sort $(foreach e,$2,$(call row_of,$e)))))
+refuse_rows_in = $(if $2,$(error unknown row '$(firstword $2)' for make $1$(if $(LAB), LAB=$(LAB)) (known: $3)))
+CHECK_ENTRIES = $(call row_filter,$(call check_entries,$(or $(LAB),$(LABS))))
+FIXED_ENTRIES = $(call row_filter,$(call check_entries,fixes) $(FIXED_ROWS))
+$(call refuse_rows,check,$(call check_entries,$(or $(LAB),$(LABS))))
+$(call refuse_rows,fixed,$(call check_entries,fixes) $(FIXED_ROWS))
 $(call refuse,lab,$(LAB),$(LABS))
+# Any other goal refuses ROW in one line rather than run more than asked:
+# make bless writes whole goldens, make evidence runs every lab (whose rows
+# differ), make check-toolchains whole columns.
+row_goals_refused = $(filter-out $(ROW_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL)))
+$(if $(strip $(ROW)),$(if $(row_goals_refused),$(error ROW= is not taken by make $(firstword $(row_goals_refused)): only make <lab>, evidence-<lab>, check, fixed and diagrams run single rows)))
 $(if $(filter fixed,$(MAKECMDGOALS)),$(call refuse,lab in FIXED_ROWS,$(foreach e,$(FIXED_ROWS),$(call lab_of,$e)),$(LABS)) \
 	$(foreach e,$(FIXED_ROWS),$(call refuse,row of $(call lab_of,$e),$(call row_of,$e),$($(call lab_of,$e).rows))))
 check: $(call entries_prereqs,$(CHECK_ENTRIES))
@@ -282,7 +298,7 @@ DOT ?= dot
 diagram_rows = $(if $(ROW),$(filter $(ROW),$($1.rows)),$($1.rows))
 DIAGRAM_LABS = $(or $(LAB),$(LABS))
 DIAGRAM_ENTRIES = $(foreach l,$(DIAGRAM_LABS),$(addprefix $l:,$(call diagram_rows,$l)))
-$(if $(filter diagrams,$(MAKECMDGOALS)),$(if $(ROW),$(if $(DIAGRAM_ENTRIES),,$(error unknown row '$(ROW)' in $(DIAGRAM_LABS)))))
+$(call refuse_rows,diagrams,$(call check_entries,$(DIAGRAM_LABS)))
 # A lab's rows are built in $(B)/<lab>/<row>/; the rxe lab keeps its source
 # directory's name.
 rxe.rowdirs = $(RXE_B)
@@ -337,8 +353,8 @@ help:
 	@echo "split-state-lab: two live copies of one library's state in one process"
 	@printf '%s\n' $(HELP_LINES)
 	@echo "  make evidence     every lab's rows with the facts that explain them"
-	@echo "  make check [LAB=<lab>]  every row's derived verdict and counts against its table's expect cell"
-	@echo "  make fixed        the fix ladder and every lab's fix rows, each against its own expect cell"
+	@echo "  make check [LAB=<lab>] [ROW=<id>]  every row's (or ROW's) derived verdict and counts against its table's expect cell"
+	@echo "  make fixed [ROW=<id>]   the fix ladder and every lab's fix rows, each against its own expect cell"
 	@echo "  make bless [LAB=<lab>]  rerun, show the golden's diff, rewrite expected/<lab>.txt (refused if a row breaks its expect cell)"
 	@echo "  make labs         the labs, one a line"
 	@echo "  make test         install missing Debian packages, run all bats tests"
@@ -350,6 +366,7 @@ help:
 	@echo "  make bench        time a clean build + run of the matrix, and of check-toolchains"
 	@echo "  make clean        remove what the suite built in $(B)/"
 	@echo "  every lab: ROW=<id> one row, EVIDENCE=1 the facts under each row, make evidence-<lab>"
+	@echo "             (ROW= is taken by make <lab>, evidence-<lab>, check, fixed, diagrams; any other goal refuses it)"
 	@echo "  variables: CC=gcc|clang|aarch64-linux-gnu-gcc  LD=bfd|gold|lld  V=1 (show commands)  B=<build dir>  JOBS=<n> (default: all cores)"
 	@echo "             RUN=<prefix> for every program a lab starts (a cross CC: its qemu-<arch>-static)"
 

@@ -14,6 +14,8 @@ rxe_tiers = $(rxe_need_rdma) \
 # make evidence-rxe, make rxe-vm (RXE_ROW= is the older name of ROW=).
 $(eval $(call lab_entry,rxe,RXE_ROW,rxe-build,rxe_tiers))
 $(call refuse,tier,$(RXE_TIER),all $(RXE_TIERS))
+ROW_GOALS += rxe-vm
+$(if $(filter rxe-vm,$(MAKECMDGOALS)),$(call refuse,row,$(rxe.selected),$(rxe.rows)))
 rxe-vm: RXE_TIER = vm
 rxe-vm: rxe
 .PHONY: rxe-vm

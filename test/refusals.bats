@@ -13,3 +13,51 @@ mk() { make -s -C "$TOP" --no-print-directory "$@"; }
 	[ "$(grep -c '^\[run failed: exit' <<< "$output")" -eq "$(table_rows matrix | wc -w)" ] ||
 		fail "not every row failed to run under RUN=false"
 }
+
+# refused GOAL...: make GOAL in a build directory of its own exits 2 with one
+# line on stderr and nothing on stdout, having made nothing.
+refused() {
+	local b=$BATS_TEST_TMPDIR/b
+	run make -s -C "$TOP" --no-print-directory B="$b" "$@"
+	[ "$status" -eq 2 ] || fail "make $*: exit $status, not 2: $output"
+	[ "${#lines[@]}" -eq 1 ] || fail "make $*: not one line: $output"
+	[ ! -e "$b" ] || fail "make $*: wrote $b before refusing"
+}
+
+@test "an unknown ROW is refused in one line, before any work, by every goal that takes ROW" {
+	lab=$(make -s -C "$TOP" --no-print-directory labs | head -n 1)
+	for goal in "$lab" "evidence-$lab" check fixed diagrams "check LAB=$lab" "diagrams LAB=$lab"; do
+		# shellcheck disable=SC2086  # a goal and its variables
+		refused $goal ROW=no-such-row-$$
+		assert_output --partial "unknown row 'no-such-row-$$'"
+	done
+}
+
+@test "a row of another lab is unknown to make check LAB= and make diagrams LAB=" {
+	labs=$(make -s -C "$TOP" --no-print-directory labs)
+	a=$(echo "$labs" | head -n 1)
+	for r in $(for l in $labs; do table_rows "$l"; done); do
+		table_rows "$a" | tr ' ' '\n' | grep -qxF -- "$r" || { other=$r; break; }
+	done
+	[ -n "$other" ] || fail "nothing to check: every row is a row of $a"
+	refused check LAB="$a" ROW="$other"
+	refused diagrams LAB="$a" ROW="$other"
+}
+
+@test "a goal that cannot run single rows refuses ROW in one line instead of ignoring it" {
+	r=$(table_rows "$(make -s -C "$TOP" --no-print-directory labs | head -n 1)" | awk '{ print $1 }')
+	# help first: if ROW were ignored, it costs nothing (bless would rewrite goldens)
+	for goal in help evidence exercises check-toolchains test bless; do
+		refused "$goal" ROW="$r"
+		assert_output --partial "ROW= is not taken by make $goal"
+	done
+}
+
+@test "make check ROW=<id> checks that row alone" {
+	lab=$(make -s -C "$TOP" --no-print-directory labs | head -n 1)
+	r=$(table_rows "$lab" | awk '{ print $1 }')
+	run mk check LAB="$lab" ROW="$r"
+	assert_success
+	assert_line 'check: 1 row(s) met their expectation'
+	assert_line --regexp "^$lab:$r +\\|"
+}
