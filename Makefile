@@ -270,14 +270,16 @@ check-toolchains: $(call tc_targets,$(TOOLCHAINS)) $(B)/toolchains/expect.tsv
 # make baseline OUT=file: record this toolchain's facts (TOOLCHAINS= for more);
 # make compare BASELINE=file: rerun the toolchains the file names, print changes.
 # LAB=<lab> limits either to one lab.
+# Their arguments are checked while make reads this file, before any
+# toolchain is built: one line and exit 2.
+$(if $(filter baseline,$(MAKECMDGOALS)),$(if $(strip $(OUT)),$(if $(wildcard $(dir $(abspath $(OUT)))),$(if $(wildcard $(OUT)/.),$(error make baseline: OUT='$(OUT)' is a directory; name a file)),$(error make baseline: OUT='$(OUT)': no directory $(dir $(OUT)) to write it in)),$(error make baseline needs OUT=<file>)))
+$(if $(filter compare,$(MAKECMDGOALS)),$(if $(strip $(BASELINE)),$(if $(shell test -f $(call shq,$(BASELINE)) && test -r $(call shq,$(BASELINE)) && echo y),,$(error make compare: BASELINE='$(BASELINE)' is not a readable file (make baseline OUT=<file> writes one))),$(error make compare needs BASELINE=<file> (from make baseline OUT=<file>))))
 baseline: $(call tc_targets,$(if $(filter command line,$(origin TOOLCHAINS)),$(TOOLCHAINS),$(CC):$(LD)))
-	$(if $(OUT),,@echo "make baseline needs OUT=<file>" >&2; exit 2)
 	$(Q)$(SCRIPTS)/baseline $(B)/toolchains $(if $(filter command line,$(origin TOOLCHAINS)),$(TOOLCHAINS),$(CC):$(LD)) > $(OUT)
 	@echo "baseline: $$(grep -vc '^#' $(OUT)) facts written to $(OUT)"
 
 compare_tcs = $(if $(wildcard $(BASELINE)),$(shell awk '!/^\#/ && NF { print $$1 }' $(BASELINE) | sort -u))
 compare: $(call tc_targets,$(compare_tcs))
-	$(if $(BASELINE),,@echo "make compare needs BASELINE=<file> (from make baseline OUT=<file>)" >&2; exit 2)
 	$(Q)$(SCRIPTS)/compare $(BASELINE) $(B)/toolchains
 
 FORCE:

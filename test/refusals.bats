@@ -61,3 +61,49 @@ refused() {
 	assert_line 'check: 1 row(s) met their expectation'
 	assert_line --regexp "^$lab:$r +\\|"
 }
+
+@test "make baseline without OUT=, make compare without a BASELINE= file: one line before any toolchain is built" {
+	refused baseline
+	assert_output --partial 'make baseline needs OUT=<file>'
+	refused baseline OUT="$BATS_TEST_TMPDIR/no-such-dir/f"
+	refused compare
+	assert_output --partial 'make compare needs BASELINE=<file>'
+	refused compare BASELINE="$BATS_TEST_TMPDIR/no-such-file"
+}
+
+# The mirror check needs the network, the lock a root: skip with the reason.
+need_root_and_mirror() {
+	[ "$(id -u)" = 0 ] || skip "check-upgrade needs root"
+	. /etc/os-release
+	mirror=$(bash -c '. "$1/scripts/debian-root.sh" && apt_uri "$2"' _ "$TOP" "$VERSION_CODENAME")
+	[ -n "$mirror" ] || skip "no Debian mirror in /etc/apt"
+	/usr/lib/apt/apt-helper download-file "$mirror/dists/$VERSION_CODENAME/InRelease" "$BATS_TEST_TMPDIR/InRelease" > /dev/null 2>&1 ||
+		skip "the Debian mirror cannot be reached from here"
+}
+
+@test "make check-upgrade and check-fresh SUITE=<no such suite>: one line naming the suite, nothing made, no lock" {
+	need_root_and_mirror
+	for goal in check-upgrade check-fresh; do
+		run make -s -C "$TOP" --no-print-directory B="$BATS_TEST_TMPDIR/b" UPGRADE_CACHE="$BATS_TEST_TMPDIR/cache" $goal SUITE=no-such-suite-$$
+		assert_failure 2
+		assert_line --partial "SUITE 'no-such-suite-$$': the mirror"
+		refute_output --partial mmdebstrap
+		[ ! -e "$BATS_TEST_TMPDIR/cache" ] || fail "$goal made $(find "$BATS_TEST_TMPDIR/cache")"
+	done
+}
+
+@test "make check-upgrade that fails after taking its lock leaves no lock" {
+	need_root_and_mirror
+	# mmdebstrap (installed: scripts/deps finds it) replaced on PATH by one that fails
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\necho "fake mmdebstrap: failing" >&2\nexit 1\n' > "$BATS_TEST_TMPDIR/bin/mmdebstrap"
+	chmod +x "$BATS_TEST_TMPDIR/bin/mmdebstrap"
+	dpkg -s mmdebstrap > /dev/null 2>&1 || skip "mmdebstrap is not installed (make check-upgrade would install it)"
+	suite=$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release)
+	other=$(for s in trixie bookworm; do [ "$s" != "$suite" ] && echo "$s" && break; done)
+	PATH="$BATS_TEST_TMPDIR/bin:$PATH" run make -s -C "$TOP" --no-print-directory B="$BATS_TEST_TMPDIR/b" UPGRADE_CACHE="$BATS_TEST_TMPDIR/cache" check-upgrade SUITE="$other"
+	assert_failure
+	assert_line --partial 'mmdebstrap failed'
+	run find "$BATS_TEST_TMPDIR/cache" -name '*.lock'
+	assert_output ''
+}
