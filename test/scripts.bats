@@ -135,15 +135,23 @@ ao_ran()   { printf '[%s ran stack=%s at vx_open_device@0x%s] opened logical dev
 	assert_line 'verdict: loader-error (the loader refused 1 of 2 run(s): 1 message line(s))'
 }
 
-@test "verdict: runs when every run exits 0; exit-nonzero when one fails without a loader line" {
-	run bash -c "printf '== a: x\n[exit 0]\n[exit 0]\n== b: y\n[exit 0]\n[exit 3]\n== c: z\n[skipped: no namespace]\n' | '$TOP/scripts/verdict' --facts"
+@test "verdict: runs when every run exits 0 after its proof line; exit-nonzero when one fails without a loader line" {
+	p='[app called f in libf.so] f() = 1\n'
+	run bash -c "printf '== a: x\n$p[exit 0]\n$p[exit 0]\n== b: y\n$p[exit 0]\n[exit 3]\n== c: z\n[skipped: no namespace]\n' | '$TOP/scripts/verdict' --facts"
 	assert_output $'a verdict=runs consumers=\nb verdict=exit-nonzero consumers=\nc verdict=skipped consumers='
+}
+
+@test "verdict: a run that exits 0 without its proof line, or whose call ran in the program itself, is unproven" {
+	run bash -c "printf '== a: x\n[app called f in libf.so] 1\n[exit 0]\n[exit 0]\n== b: y\n[app called f in app] 1\n[exit 0]\n' | '$TOP/scripts/verdict' --facts"
+	assert_output $'a verdict=unproven consumers=\nb verdict=unproven consumers='
+	run verdict '== a: x\n[exit 0]\n'
+	assert_line 'verdict: unproven (1 of 1 run(s) exited 0 with no line that the program called into a library)'
 }
 
 @test "verdict: a loader line counts for the run it precedes, not for the next one" {
 	run verdict '== r: x\n[loader: v not found]\n[exit 1]\n[exit 0]\n'
 	assert_line 'verdict: loader-error (the loader refused 1 of 2 run(s): 1 message line(s))'
-	run bash -c "printf '== r: x\n[exit 0]\n' | '$TOP/scripts/verdict' --facts"
+	run bash -c "printf '== r: x\n[app called f in libf.so] 1\n[exit 0]\n' | '$TOP/scripts/verdict' --facts"
 	assert_output 'r verdict=runs consumers='
 }
 
