@@ -273,7 +273,7 @@ check-toolchains: $(call tc_targets,$(TOOLCHAINS)) $(B)/toolchains/expect.tsv
 # Their arguments are checked while make reads this file, before any
 # toolchain is built: one line and exit 2.
 $(if $(filter baseline,$(MAKECMDGOALS)),$(if $(strip $(OUT)),$(if $(wildcard $(dir $(abspath $(OUT)))),$(if $(wildcard $(OUT)/.),$(error make baseline: OUT='$(OUT)' is a directory; name a file)),$(error make baseline: OUT='$(OUT)': no directory $(dir $(OUT)) to write it in)),$(error make baseline needs OUT=<file>)))
-$(if $(filter compare,$(MAKECMDGOALS)),$(if $(strip $(BASELINE)),$(if $(shell test -f $(call shq,$(BASELINE)) && test -r $(call shq,$(BASELINE)) && echo y),,$(error make compare: BASELINE='$(BASELINE)' is not a readable file (make baseline OUT=<file> writes one))),$(error make compare needs BASELINE=<file> (from make baseline OUT=<file>))))
+$(if $(filter compare,$(MAKECMDGOALS)),$(if $(strip $(BASELINE)),$(if $(shell test -f $(call shq,$(BASELINE)) && test -r $(call shq,$(BASELINE)) && echo y),,$(error compare: no baseline file '$(BASELINE)' (make baseline OUT=<file> first))),$(error make compare needs BASELINE=<file> (from make baseline OUT=<file>))))
 baseline: $(call tc_targets,$(if $(filter command line,$(origin TOOLCHAINS)),$(TOOLCHAINS),$(CC):$(LD)))
 	$(Q)$(SCRIPTS)/baseline $(B)/toolchains $(if $(filter command line,$(origin TOOLCHAINS)),$(TOOLCHAINS),$(CC):$(LD)) > $(OUT)
 	@echo "baseline: $$(grep -vc '^#' $(OUT)) facts written to $(OUT)"
