@@ -175,6 +175,7 @@ evidence-$1: $1
 .PHONY: $1 evidence-$1
 LABS += $1
 ROW_GOALS += $1 evidence-$1
+$(if $(filter-out ROW,$2),ROW_ALIASES += $2:$1)
 EVIDENCE_TARGETS += evidence-$1
 TEST_PREREQS += $$(call $1.prereq,$$($1.rows))
 endef
@@ -224,6 +225,11 @@ $(call refuse,lab,$(LAB),$(LABS))
 # differ), make check-toolchains whole columns.
 row_goals_refused = $(filter-out $(ROW_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL)))
 $(if $(strip $(ROW)),$(if $(row_goals_refused),$(error ROW= is not taken by make $(firstword $(row_goals_refused)): only make <lab>, evidence-<lab>, check, fixed and diagrams run single rows)))
+# A lab's older name for ROW (ROW_ALIASES: CONFIG=, VARIANT= ...) is taken
+# only by that lab's own goals (<lab>, evidence-<lab>, <lab>-<tier>); given on
+# the command line to any other goal it is refused too.
+alias_refused = $(filter-out $2 evidence-$2 $(filter $2-%,$(ROW_GOALS)),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL)))
+$(foreach a,$(ROW_ALIASES),$(if $(filter command line,$(origin $(call lab_of,$a))),$(if $(call alias_refused,$(call lab_of,$a),$(call row_of,$a)),$(error $(call lab_of,$a)= is make $(call row_of,$a)'s older name for ROW= and is not taken by make $(firstword $(call alias_refused,$(call lab_of,$a),$(call row_of,$a))): give ROW=))))
 $(if $(filter fixed,$(MAKECMDGOALS)),$(call refuse,lab in FIXED_ROWS,$(foreach e,$(FIXED_ROWS),$(call lab_of,$e)),$(LABS)) \
 	$(foreach e,$(FIXED_ROWS),$(call refuse,row of $(call lab_of,$e),$(call row_of,$e),$($(call lab_of,$e).rows))))
 check: $(call entries_prereqs,$(CHECK_ENTRIES))

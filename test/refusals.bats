@@ -107,3 +107,13 @@ need_root_and_mirror() {
 	run find "$BATS_TEST_TMPDIR/cache" -name '*.lock'
 	assert_output ''
 }
+
+@test "a lab's older name for ROW (CONFIG=, VARIANT= ...) is refused by every goal but that lab's own" {
+	aliases=$(mk --eval 'print-row-aliases: ; @echo $(ROW_ALIASES)' print-row-aliases)
+	[ -n "$aliases" ] || fail "nothing to check: no lab has an older name for ROW"
+	for a in $aliases; do
+		r=$(table_rows "${a#*:}" | awk '{ print $1 }')
+		refused check "${a%%:*}=$r"
+		assert_output --partial "${a%%:*}= is make ${a#*:}'s older name for ROW= and is not taken by make check"
+	done
+}
