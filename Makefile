@@ -126,6 +126,8 @@ LINK_NOW := -Wl,-z,now
 RPATH_ORIGIN := -Wl,--disable-new-dtags,-rpath,'$$ORIGIN'
 
 LABS :=
+# The goals that take ROW= and honour it (lab_entry adds each lab's two).
+ROW_GOALS := check fixed diagrams
 HELP_LINES :=
 TEST_PREREQS :=
 FIXED_ROWS :=
@@ -146,9 +148,11 @@ read_table = $(eval $1.table := $2)$(foreach a,$(shell $(SCRIPTS)/rows2mk --word
 # run_rows LAB,ROWS[,EVIDENCE[,PREFIX]]: a header line per row
 # ("== PREFIX<row>: what"), then the lab's $(LAB.run) for it (and
 # $(LAB.evidence) when asked), all derived into verdicts by the one shared
-# script. A runner's exit 77 means "cannot run here": the row says why.
+# script. A runner's exit 77 means "cannot run here": the row says why. A
+# lab's own run (no PREFIX) fails when no row ran (verdict --must-run); make
+# check's run is judged row by row by scripts/check.
 run_rows = { $(foreach r,$2,printf '%s\n' $(call shq,== $4$r: $($1.$r.what)); \
-	$(call $1.run,$r) || { rc=$$?; [ $$rc = 77 ] && echo "[skipped: cannot run here]" || echo "[run failed: exit $$rc]"; };$(if $3, $(call $1.evidence,$r);)) } | $(SCRIPTS)/verdict
+	$(call $1.run,$r) || { rc=$$?; [ $$rc = 77 ] && echo "[skipped: cannot run here]" || echo "[run failed: exit $$rc]"; };$(if $3, $(call $1.evidence,$r);)) } | $(SCRIPTS)/verdict$(if $4,, --must-run)
 # refuse KIND,GIVEN,KNOWN: stop make with one line for an unknown name,
 # while it reads the Makefiles, before any job starts.
 refuse = $(if $(filter-out $3,$2),$(error unknown $1 '$(firstword $(filter-out $3,$2))' (known: $3)))
@@ -170,6 +174,8 @@ evidence-$1: EVIDENCE := 1
 evidence-$1: $1
 .PHONY: $1 evidence-$1
 LABS += $1
+ROW_GOALS += $1 evidence-$1
+$(if $(filter-out ROW,$2),ROW_ALIASES += $2:$1)
 EVIDENCE_TARGETS += evidence-$1
 TEST_PREREQS += $$(call $1.prereq,$$($1.rows))
 endef
@@ -185,7 +191,7 @@ include matrix/lab.mk $(filter-out matrix/lab.mk,$(sort $(wildcard */lab.mk))) $
 
 evidence: $(EVIDENCE_TARGETS)
 
-# make check [LAB=<lab>]: every row of every lab (or of one) run, its facts
+# make check [LAB=<lab>] [ROW=<id>...]: every row of every lab (or of one; or the rows named ROW) run, its facts
 # derived by scripts/verdict and compared with its table's expect cell by
 # scripts/check. make fixed: the same check over the fix ladder and every
 # lab's FIXED_ROWS. Row ids repeat across labs: a row is <lab>:<row> here.
@@ -203,9 +209,27 @@ define check_rows
 endef
 check_entries = $(foreach l,$1,$(addprefix $l:,$($l.rows)))
 entries_prereqs = $(foreach e,$1,$(call $(call lab_of,$e).prereq,$(call row_of,$e)))
-CHECK_ENTRIES = $(call check_entries,$(or $(LAB),$(LABS)))
-FIXED_ENTRIES = $(call check_entries,fixes) $(FIXED_ROWS)
+# row_filter ENTRIES: the lab:row entries whose row ROW names (all without ROW);
+# refuse_rows GOAL,ENTRIES: stop make in one line when GOAL is asked for and a
+# word of ROW is the row of none of ENTRIES.
+row_filter = $(if $(ROW),$(foreach e,$1,$(if $(filter $(call row_of,$e),$(ROW)),$e)),$1)
+refuse_rows = $(if $(filter $1,$(MAKECMDGOALS)),$(call refuse_rows_in,$1,$(filter-out $(foreach e,$2,$(call row_of,$e)),$(ROW)),$(sort $(foreach e,$2,$(call row_of,$e)))))
+refuse_rows_in = $(if $2,$(error unknown row '$(firstword $2)' for make $1$(if $(LAB), LAB=$(LAB)) (known: $3)))
+CHECK_ENTRIES = $(call row_filter,$(call check_entries,$(or $(LAB),$(LABS))))
+FIXED_ENTRIES = $(call row_filter,$(call check_entries,fixes) $(FIXED_ROWS))
+$(call refuse_rows,check,$(call check_entries,$(or $(LAB),$(LABS))))
+$(call refuse_rows,fixed,$(call check_entries,fixes) $(FIXED_ROWS))
 $(call refuse,lab,$(LAB),$(LABS))
+# Any other goal refuses ROW in one line rather than run more than asked:
+# make bless writes whole goldens, make evidence runs every lab (whose rows
+# differ), make check-toolchains whole columns.
+row_goals_refused = $(filter-out $(ROW_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL)))
+$(if $(strip $(ROW)),$(if $(row_goals_refused),$(error ROW= is not taken by make $(firstword $(row_goals_refused)): only make <lab>, evidence-<lab>, check, fixed and diagrams run single rows)))
+# A lab's older name for ROW (ROW_ALIASES: CONFIG=, VARIANT= ...) is taken
+# only by that lab's own goals (<lab>, evidence-<lab>, <lab>-<tier>); given on
+# the command line to any other goal it is refused too.
+alias_refused = $(filter-out $2 evidence-$2 $(filter $2-%,$(ROW_GOALS)),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL)))
+$(foreach a,$(ROW_ALIASES),$(if $(filter command line,$(origin $(call lab_of,$a))),$(if $(call alias_refused,$(call lab_of,$a),$(call row_of,$a)),$(error $(call lab_of,$a)= is make $(call row_of,$a)'s older name for ROW= and is not taken by make $(firstword $(call alias_refused,$(call lab_of,$a),$(call row_of,$a))): give ROW=))))
 $(if $(filter fixed,$(MAKECMDGOALS)),$(call refuse,lab in FIXED_ROWS,$(foreach e,$(FIXED_ROWS),$(call lab_of,$e)),$(LABS)) \
 	$(foreach e,$(FIXED_ROWS),$(call refuse,row of $(call lab_of,$e),$(call row_of,$e),$($(call lab_of,$e).rows))))
 check: $(call entries_prereqs,$(CHECK_ENTRIES))
@@ -252,14 +276,16 @@ check-toolchains: $(call tc_targets,$(TOOLCHAINS)) $(B)/toolchains/expect.tsv
 # make baseline OUT=file: record this toolchain's facts (TOOLCHAINS= for more);
 # make compare BASELINE=file: rerun the toolchains the file names, print changes.
 # LAB=<lab> limits either to one lab.
+# Their arguments are checked while make reads this file, before any
+# toolchain is built: one line and exit 2.
+$(if $(filter baseline,$(MAKECMDGOALS)),$(if $(strip $(OUT)),$(if $(wildcard $(dir $(abspath $(OUT)))),$(if $(wildcard $(OUT)/.),$(error make baseline: OUT='$(OUT)' is a directory; name a file)),$(error make baseline: OUT='$(OUT)': no directory $(dir $(OUT)) to write it in)),$(error make baseline needs OUT=<file>)))
+$(if $(filter compare,$(MAKECMDGOALS)),$(if $(strip $(BASELINE)),$(if $(shell test -f $(call shq,$(BASELINE)) && test -r $(call shq,$(BASELINE)) && echo y),,$(error compare: no baseline file '$(BASELINE)' (make baseline OUT=<file> first))),$(error make compare needs BASELINE=<file> (from make baseline OUT=<file>))))
 baseline: $(call tc_targets,$(if $(filter command line,$(origin TOOLCHAINS)),$(TOOLCHAINS),$(CC):$(LD)))
-	$(if $(OUT),,@echo "make baseline needs OUT=<file>" >&2; exit 2)
 	$(Q)$(SCRIPTS)/baseline $(B)/toolchains $(if $(filter command line,$(origin TOOLCHAINS)),$(TOOLCHAINS),$(CC):$(LD)) > $(OUT)
 	@echo "baseline: $$(grep -vc '^#' $(OUT)) facts written to $(OUT)"
 
 compare_tcs = $(if $(wildcard $(BASELINE)),$(shell awk '!/^\#/ && NF { print $$1 }' $(BASELINE) | sort -u))
 compare: $(call tc_targets,$(compare_tcs))
-	$(if $(BASELINE),,@echo "make compare needs BASELINE=<file> (from make baseline OUT=<file>)" >&2; exit 2)
 	$(Q)$(SCRIPTS)/compare $(BASELINE) $(B)/toolchains
 
 FORCE:
@@ -280,7 +306,7 @@ DOT ?= dot
 diagram_rows = $(if $(ROW),$(filter $(ROW),$($1.rows)),$($1.rows))
 DIAGRAM_LABS = $(or $(LAB),$(LABS))
 DIAGRAM_ENTRIES = $(foreach l,$(DIAGRAM_LABS),$(addprefix $l:,$(call diagram_rows,$l)))
-$(if $(filter diagrams,$(MAKECMDGOALS)),$(if $(ROW),$(if $(DIAGRAM_ENTRIES),,$(error unknown row '$(ROW)' in $(DIAGRAM_LABS)))))
+$(call refuse_rows,diagrams,$(call check_entries,$(DIAGRAM_LABS)))
 # A lab's rows are built in $(B)/<lab>/<row>/; the rxe lab keeps its source
 # directory's name.
 rxe.rowdirs = $(RXE_B)
@@ -335,8 +361,8 @@ help:
 	@echo "split-state-lab: two live copies of one library's state in one process"
 	@printf '%s\n' $(HELP_LINES)
 	@echo "  make evidence     every lab's rows with the facts that explain them"
-	@echo "  make check [LAB=<lab>]  every row's derived verdict and counts against its table's expect cell"
-	@echo "  make fixed        the fix ladder and every lab's fix rows, each against its own expect cell"
+	@echo "  make check [LAB=<lab>] [ROW=<id>]  every row's (or ROW's) derived verdict and counts against its table's expect cell"
+	@echo "  make fixed [ROW=<id>]   the fix ladder and every lab's fix rows, each against its own expect cell"
 	@echo "  make bless [LAB=<lab>]  rerun, show the golden's diff, rewrite expected/<lab>.txt (refused if a row breaks its expect cell)"
 	@echo "  make labs         the labs, one a line"
 	@echo "  make test         install missing Debian packages, run all bats tests"
@@ -348,6 +374,7 @@ help:
 	@echo "  make bench        time a clean build + run of the matrix, and of check-toolchains"
 	@echo "  make clean        remove what the suite built in $(B)/"
 	@echo "  every lab: ROW=<id> one row, EVIDENCE=1 the facts under each row, make evidence-<lab>"
+	@echo "             (ROW= is taken by make <lab>, evidence-<lab>, check, fixed, diagrams; any other goal refuses it)"
 	@echo "  variables: CC=gcc|clang|aarch64-linux-gnu-gcc  LD=bfd|gold|lld  V=1 (show commands)  B=<build dir>  JOBS=<n> (default: all cores)"
 	@echo "             RUN=<prefix> for every program a lab starts (a cross CC: its qemu-<arch>-static)"
 

@@ -1,8 +1,11 @@
 /* A probe that links the driver library and asks it for its name. */
-#include <stdio.h>
+#include "called.h"
 const char *accel_driver(void);
-int main(void)
+int main(int argc, char **argv)
 {
-	printf("app: found %s\n", accel_driver());
+	const char *name = accel_driver();
+	(void)argc;
+	called(argv[0], "accel_driver", (void *)accel_driver);
+	printf("found %s\n", name);
 	return 0;
 }

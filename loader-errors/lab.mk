@@ -43,7 +43,7 @@ $(LE)/$1/build/libv.so.1: $(LE_SRC)/vers.c $(LE_SRC)/vers-2.map $(LE_TABLE)
 $(LE)/$1/lib/libv.so.1: $(LE_SRC)/vers.c $(LE_SRC)/vers-$2.map $(LE_TABLE)
 	@mkdir -p $$(@D)
 	$$(Q)$$(LE_CC) $$(LE_SO) $(if $(filter 2,$2),-DLIBV_2) -Wl,-soname,libv.so.1 -Wl,--version-script=$(LE_SRC)/vers-$2.map $$(LINK_NOW) -o $$@ $$<
-$(LE)/$1/app: $(LE_SRC)/vers_app.c $(LE)/$1/build/libv.so.1 $(LE)/$1/lib/libv.so.1
+$(LE)/$1/app: $(LE_SRC)/vers_app.c $(LE_SRC)/called.h $(LE)/$1/build/libv.so.1 $(LE)/$1/lib/libv.so.1
 	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/build -l:libv.so.1 $$(call le_runpath,/lib) $$(LINK_NOW)
 endef
 $(foreach r,$(call le_rows,vers-old),$(eval $(call le_vers,$r,1)))
@@ -61,7 +61,7 @@ $(foreach r,$(call le_rows,vers-new),$(eval $(call le_vers,$r,2)))
 #   next-patchelf: that app with patchelf --clear-symbol-version on the new symbol.
 #   host: the same source rebuilt with the host's headers and libc.
 define le_next
-$(LE)/$1/next_app.o: $(LE_SRC)/next_app.c $(LE_TABLE)
+$(LE)/$1/next_app.o: $(LE_SRC)/next_app.c $(LE_SRC)/called.h $(LE_TABLE)
 	@mkdir -p $$(@D)
 	$$(Q)$$(CC) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) -DNEXT_LIBC_HEADERS -c -o $$@ $$<
 $(LE)/$1/stub/libc.so.6: $(LE)/$1/next_app.o $(LE)/host-glibc.txt $(LE_SRC)/stub-libc
@@ -86,7 +86,7 @@ $(LE)/$1/app: $(LE)/$1/app.orig
 endef
 $(foreach r,$(call le_rows,next-patchelf),$(eval $(call le_patchelf,$r)))
 define le_host
-$(LE)/$1/app: $(LE_SRC)/next_app.c $(LE_TABLE)
+$(LE)/$1/app: $(LE_SRC)/next_app.c $(LE_SRC)/called.h $(LE_TABLE)
 	@mkdir -p $$(@D)
 	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< $$(LINK_NOW)
 endef
@@ -110,7 +110,7 @@ define le_slash
 $(LE)/$1/libmath.so: $(LE_SRC)/math.c $(LE_TABLE)
 	@mkdir -p $$(@D)
 	$$(Q)$$(LE_CC) $$(LE_SO) $$(LINK_NOW) -o $$@ $$<
-$(LE)/$1/math_app.o: $(LE_SRC)/math_app.c $(LE_TABLE)
+$(LE)/$1/math_app.o: $(LE_SRC)/math_app.c $(LE_SRC)/called.h $(LE_TABLE)
 	@mkdir -p $$(@D)
 	$$(Q)$$(CC) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) -c -o $$@ $$<
 $(LE)/$1/app: $(LE)/$1/math_app.o $(LE)/$1/libmath.so
@@ -127,7 +127,7 @@ define le_devname
 $(LE)/$1/lib/libaccel.so: $(LE_SRC)/accel.c $(LE_TABLE)
 	@mkdir -p $$(@D)
 	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libaccel.so.1 $$(LINK_NOW) -o $$@ $$<
-$(LE)/$1/app: $(LE_SRC)/accel_app.c $(LE)/$1/lib/libaccel.so
+$(LE)/$1/app: $(LE_SRC)/accel_app.c $(LE_SRC)/called.h $(LE)/$1/lib/libaccel.so
 	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/lib -laccel $$(call le_runpath,/lib) $$(LINK_NOW)
 endef
 $(foreach r,$(call le_rows,devname devname-linked),$(eval $(call le_devname,$r)))
@@ -146,7 +146,7 @@ $(LE)/$1/wsl/lib/libaccel.so.1: $(LE_SRC)/accel.c $(LE_TABLE)
 $(LE)/$1/ld.so.conf: $(LE_TABLE)
 	@mkdir -p $$(@D)
 	$$(Q)echo $$(abspath $$(@D))/wsl/lib > $$@
-$(LE)/$1/app: $(LE_SRC)/accel_app.c $(LE)/$1/wsl/lib/libaccel.so.1
+$(LE)/$1/app: $(LE_SRC)/accel_app.c $(LE_SRC)/called.h $(LE)/$1/wsl/lib/libaccel.so.1
 	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/wsl/lib -l:libaccel.so.1 $2 $$(LINK_NOW)
 endef
 $(foreach r,$(call le_rows,outside),$(eval $(call le_outside,$r,)))
@@ -161,7 +161,7 @@ $(LE)/$1/lib/libinner.so: $(LE_SRC)/inner.c $(LE_TABLE)
 	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libinner.so $$(LINK_NOW) -o $$@ $$<
 $(LE)/$1/lib/libouter.so: $(LE_SRC)/outer.c $(LE)/$1/lib/libinner.so
 	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libouter.so -o $$@ $$< -L$$(@D) -linner $2 $$(LINK_NOW)
-$(LE)/$1/app: $(LE_SRC)/outer_app.c $(LE)/$1/lib/libouter.so
+$(LE)/$1/app: $(LE_SRC)/outer_app.c $(LE_SRC)/called.h $(LE)/$1/lib/libouter.so
 	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/lib -louter -Wl,-rpath-link,$$(@D)/lib $$(call le_runpath,/lib) $$(LINK_NOW)
 endef
 $(foreach r,$(call le_rows,outer),$(eval $(call le_outer,$r,)))
@@ -174,7 +174,7 @@ define le_gotwatch
 $(LE)/$1/libgot.so: $(LE_SRC)/got_target.c $(LE_TABLE)
 	@mkdir -p $$(@D)
 	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libgot.so -o $$@ $$<
-$(LE)/$1/app-%: $(LE_SRC)/got_watch.c $(LE)/$1/libgot.so
+$(LE)/$1/app-%: $(LE_SRC)/got_watch.c $(LE_SRC)/called.h $(LE)/$1/libgot.so
 	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D) -lgot $$(call le_runpath,) -Wl,-z,$$* -Wl,-z,relro
 $(LE)/$1/app: $(LE)/$1/app-lazy $(LE)/$1/app-now
 	$$(Q)ln -sf app-lazy $$@

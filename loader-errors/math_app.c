@@ -1,7 +1,10 @@
-#include <stdio.h>
+#include "called.h"
 int add(int, int);
-int main(void)
+int main(int argc, char **argv)
 {
-	printf("app: add(2, 3) = %d\n", add(2, 3));
+	int sum = add(2, 3);
+	(void)argc;
+	called(argv[0], "add", (void *)add);
+	printf("add(2, 3) = %d\n", sum);
 	return 0;
 }

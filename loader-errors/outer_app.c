@@ -1,7 +1,10 @@
-#include <stdio.h>
+#include "called.h"
 int outer_value(void);
-int main(void)
+int main(int argc, char **argv)
 {
-	printf("app: outer_value() = %d\n", outer_value());
+	int v = outer_value();
+	(void)argc;
+	called(argv[0], "outer_value", (void *)outer_value);
+	printf("outer_value() = %d\n", v);
 	return 0;
 }

@@ -8,12 +8,14 @@ rxe_need_rdma = $(if $(RXE_ABI),,echo "rxe-variant needs rdma-core: apt-get inst
 # every selected tier that can run here (tiers.sh says which ran and why one
 # was skipped); with EVIDENCE the emulated tier runs with the facts instead.
 rxe_tiers = $(rxe_need_rdma) \
-	$(if $3,sh $(RXE_SRC)/evidence.sh $(RXE_B) $(RXE_ABI) $2,sh $(RXE_SRC)/tiers.sh $(RXE_B) "$(RXE_TIER)" $2) | $(SCRIPTS)/verdict
+	$(if $3,sh $(RXE_SRC)/evidence.sh $(RXE_B) $(RXE_ABI) $2,sh $(RXE_SRC)/tiers.sh $(RXE_B) "$(RXE_TIER)" $2) | $(SCRIPTS)/verdict --must-run
 
 # make rxe [ROW=<row>] [RXE_TIER=emulated|kernel|vm] [EVIDENCE=1],
 # make evidence-rxe, make rxe-vm (RXE_ROW= is the older name of ROW=).
 $(eval $(call lab_entry,rxe,RXE_ROW,rxe-build,rxe_tiers))
 $(call refuse,tier,$(RXE_TIER),all $(RXE_TIERS))
+ROW_GOALS += rxe-vm
+$(if $(filter rxe-vm,$(MAKECMDGOALS)),$(call refuse,row,$(rxe.selected),$(rxe.rows)))
 rxe-vm: RXE_TIER = vm
 rxe-vm: rxe
 .PHONY: rxe-vm

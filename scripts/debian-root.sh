@@ -4,6 +4,34 @@
 # tree cloned for it; a command run inside it. Mounts exist only in a
 # private mount namespace, so they end with it, also when interrupted.
 
+# at_exit CMD: run CMD when the script ends, however it ends (exit, die,
+# Ctrl-C, TERM, HUP). A script sourcing this file adds its clean-ups here:
+# an EXIT trap of its own would replace the others (the lock's among them).
+exit_cmds=:
+at_exit() { exit_cmds="$1; $exit_cmds"; trap "$exit_cmds" EXIT; }
+trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP
+
+# suite_known SUITE DIR: die in one line unless the Debian mirror this
+# machine's apt uses (for $from) serves SUITE: its dists/SUITE/InRelease,
+# fetched by apt's own helper into a temporary directory below DIR (in the
+# build directory), removed at once. Before any work: a misspelt suite is
+# this line, not mmdebstrap's generic failure after the installs.
+suite_known() {
+	local mirror tmp rc
+	mirror=$(apt_uri "$from")
+	[ -n "$mirror" ] || die "no Debian mirror for $from in /etc/apt (sources.list, sources.list.d)"
+	mkdir -p "$2" && tmp=$(mktemp -d "$2/suite.XXXXXX") || exit 2
+	/usr/lib/apt/apt-helper download-file "$mirror/dists/$1/InRelease" "$tmp/InRelease" > "$tmp/log" 2>&1
+	rc=$?
+	if [ $rc != 0 ] && grep -q ' 404 ' "$tmp/log"; then
+		rm -rf "$tmp"; die "SUITE '$1': the mirror $mirror has no such suite (no dists/$1/InRelease)"
+	elif [ $rc != 0 ]; then
+		rc=$(grep '^E: ' "$tmp/log" | head -n 1); rm -rf "$tmp"
+		die "cannot ask the mirror $mirror for SUITE '$1': ${rc:-apt-helper failed}"
+	fi
+	rm -rf "$tmp"
+}
+
 # root_only: both checks need root (mmdebstrap, chroot, mounts): without it
 # one line and exit 0.
 root_only() {
@@ -17,7 +45,9 @@ root_only() {
 # root=$UPGRADE_CACHE/NAME (default cache
 # /var/cache/split-state-lab), refused if it is something this suite did not
 # make; WORK created (work= its absolute path); the lock NAME.lock held on
-# descriptor 9 for the rest of the script.
+# descriptor 9 for the rest of the script, and removed when it ends (whose
+# file a waiting run may have opened meanwhile: each run locks the file that
+# is on disk once it holds the lock, or tries again).
 root_cache() {
 	"$top/scripts/deps" mmdebstrap git >&2 || exit 2
 	cache=${UPGRADE_CACHE:-/var/cache/split-state-lab}
@@ -27,8 +57,13 @@ root_cache() {
 		die "$root exists and is not a root this check made: remove it or set UPGRADE_CACHE"
 	mkdir -p "$cache" "$2" || exit 2
 	work=$(cd "$2" && pwd)
-	exec 9>"$cache/$1.lock"
-	flock -n 9 || die "another check of $1 is running (lock $cache/$1.lock)"
+	lock=$cache/$1.lock
+	while :; do
+		exec 9>>"$lock"
+		flock -n 9 || die "another check of $1 is running (lock $lock)"
+		[ "$(stat -c %d:%i "$lock" 2>/dev/null)" = "$(stat -L -c %d:%i /proc/self/fd/9)" ] && break
+	done
+	at_exit 'rm -f "$lock"'
 }
 
 # root_make SUITE INCLUDE: a SUITE root in $root (variant apt: the essential

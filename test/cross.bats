@@ -48,7 +48,8 @@ first_run_row() { local r; for r in $(table_rows "$1"); do [ -x "$BUILD/$1/$r/ap
 @test "RUN: a runner that runs nothing leaves no row its verdict (no program starts around it)" {
 	for lab in $LABS_RUN; do
 		r=$(first_run_row "$lab")
-		make -s -C "$TOP" --no-print-directory "$lab" ROW="$r" RUN=false > "$BATS_TEST_TMPDIR/out"
+		# exit 1 where the row is "run failed" (no row ran: verdict --must-run), 0 where a verdict says how it failed
+		make -s -C "$TOP" --no-print-directory "$lab" ROW="$r" RUN=false > "$BATS_TEST_TMPDIR/out" 2> /dev/null || true
 		v=$(fact "$BATS_TEST_TMPDIR/out" "$r" verdict)
 		[ "$v" != "$(expect_verdict "$lab" "$r")" ] || fail "$lab:$r: verdict $v although RUN=false ran nothing"
 	done

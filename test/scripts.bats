@@ -53,6 +53,18 @@ verdict() { printf '%b' "$1" | "$TOP/scripts/verdict"; }
 	assert_line 'verdict: no split (every table read was written: @0x1, @0x2)'
 }
 
+@test "verdict --must-run: fails in one line only when every row that could run failed to run" {
+	run bash -c "printf '== r1: x\n[run failed: exit 1]\n== r2: y\n[skipped: cannot run here]\n' | '$TOP/scripts/verdict' --must-run > /dev/null"
+	assert_failure
+	assert_output 'verdict: no row ran: all 1 row(s) that could run here failed to run (the [run failed] lines above)'
+	run bash -c "printf '== r1: x\n[run failed: exit 1]\n== r2: y\n[w -> t@0x1]\n[rd <- t@0x1]\n' | '$TOP/scripts/verdict' --must-run > /dev/null"
+	assert_success
+	run bash -c "printf '== r1: x\n[skipped: cannot run here]\n' | '$TOP/scripts/verdict' --must-run > /dev/null"
+	assert_success
+	run bash -c "printf '== r1: x\n[run failed: exit 1]\n' | '$TOP/scripts/verdict' > /dev/null"
+	assert_success                           # without --must-run: make check's checker judges
+}
+
 @test "verdict --facts: one line per row with consumers and their counts" {
 	run bash -c "printf '== r1: x\n[w -> t@0x1]\n[rd <- t@0x2]\ncollective: discovered 0 device(s)\nNCCL consumer sees 0 device(s)\n== r2: y\n[w -> t@0x1]\n[rd <- t@0x1]\n' | '$TOP/scripts/verdict' --facts"
 	assert_output $'r1 verdict=SPLIT consumers=collective:0,NCCL-consumer:0\nr2 verdict=no-split consumers='
@@ -123,15 +135,23 @@ ao_ran()   { printf '[%s ran stack=%s at vx_open_device@0x%s] opened logical dev
 	assert_line 'verdict: loader-error (the loader refused 1 of 2 run(s): 1 message line(s))'
 }
 
-@test "verdict: runs when every run exits 0; exit-nonzero when one fails without a loader line" {
-	run bash -c "printf '== a: x\n[exit 0]\n[exit 0]\n== b: y\n[exit 0]\n[exit 3]\n== c: z\n[skipped: no namespace]\n' | '$TOP/scripts/verdict' --facts"
+@test "verdict: runs when every run exits 0 after its proof line; exit-nonzero when one fails without a loader line" {
+	p='[app called f in libf.so] f() = 1\n'
+	run bash -c "printf '== a: x\n$p[exit 0]\n$p[exit 0]\n== b: y\n$p[exit 0]\n[exit 3]\n== c: z\n[skipped: no namespace]\n' | '$TOP/scripts/verdict' --facts"
 	assert_output $'a verdict=runs consumers=\nb verdict=exit-nonzero consumers=\nc verdict=skipped consumers='
+}
+
+@test "verdict: a run that exits 0 without its proof line, or whose call ran in the program itself, is unproven" {
+	run bash -c "printf '== a: x\n[app called f in libf.so] 1\n[exit 0]\n[exit 0]\n== b: y\n[app called f in app] 1\n[exit 0]\n' | '$TOP/scripts/verdict' --facts"
+	assert_output $'a verdict=unproven consumers=\nb verdict=unproven consumers='
+	run verdict '== a: x\n[exit 0]\n'
+	assert_line 'verdict: unproven (1 of 1 run(s) exited 0 with no line that the program called into a library)'
 }
 
 @test "verdict: a loader line counts for the run it precedes, not for the next one" {
 	run verdict '== r: x\n[loader: v not found]\n[exit 1]\n[exit 0]\n'
 	assert_line 'verdict: loader-error (the loader refused 1 of 2 run(s): 1 message line(s))'
-	run bash -c "printf '== r: x\n[exit 0]\n' | '$TOP/scripts/verdict' --facts"
+	run bash -c "printf '== r: x\n[app called f in libf.so] 1\n[exit 0]\n' | '$TOP/scripts/verdict' --facts"
 	assert_output 'r verdict=runs consumers='
 }
 
@@ -269,6 +289,27 @@ check() { printf '%b' "$1" > "$BATS_TEST_TMPDIR/expect"; printf '%b' "$facts" | 
 	run check ''
 	assert_failure
 	assert_line 'check: no row was checked'
+}
+
+@test "check: an expect cell cut down to its verdict fails a row whose run printed consumer counts" {
+	# A row of a table whose cell states counts, and its run as the golden
+	# keeps it: the full cell passes, the cell without its counts must not.
+	for lab in $(make -s -C "$TOP" --no-print-directory labs); do
+		[ -f "$TOP/expected/$lab.txt" ] || continue
+		for r in $(table_rows "$lab"); do
+			[ -n "$(expect_consumers "$lab" "$r")" ] || continue
+			facts=$("$TOP/scripts/verdict" --facts < "$TOP/expected/$lab.txt" | awk -v id="$r" '$1 == id')
+			[ -n "$facts" ] && break 2
+		done
+	done
+	[ -n "$facts" ] || fail "nothing to check: no row with counts in its cell and in a golden"
+	cell=$(table_cell "$lab" "$r" expect)
+	run check "$r\t$cell\twhat\n"
+	assert_success
+	run check "$r\t$(expect_verdict "$lab" "$r")\twhat\n"
+	assert_failure
+	assert_line --partial "check: row $r broke its expectation: expected $(expect_verdict "$lab" "$r"), observed"
+	assert_line --partial 'the run printed consumer counts: the cell must state them'
 }
 
 @test "check: a skipped row is named and not counted as met; all skipped fails" {

@@ -58,7 +58,33 @@ $(SYMSPLIT_FIX): $(SYMSPLIT_DIR)/mkfixtures $(SYMSPLIT_DIR)/mkcorrupt $(wildcard
 	$(Q)CC="$(CC)" LDFLAG_FUSE="$(LDFLAG_FUSE)" $(SYMSPLIT_DIR)/mkfixtures $(SYMSPLIT_OUT)/fixtures
 	@touch $@
 
+# make install [PREFIX=/usr/local] [DESTDIR=<staging dir>]: symsplit and its
+# man page, for people who only want the tool, with a manifest of what was
+# installed; make uninstall removes exactly that (tools/symsplit/install).
+# The binary reads no file of this tree at run time. Checked while make
+# reads this file: PREFIX absolute, DESTDIR empty or absolute, neither with
+# white space; DESTDIR is not this tree or a directory above it.
+PREFIX ?= /usr/local
+ifneq ($(filter install uninstall,$(MAKECMDGOALS)),)
+ifneq ($(words $(PREFIX) $(DESTDIR)),$(words x $(if $(DESTDIR),x)))
+$(error PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)': white space, or PREFIX empty: make cannot quote it)
+endif
+ifneq ($(patsubst /%,,$(PREFIX))$(patsubst /%,,$(DESTDIR)),)
+$(error PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)': give absolute paths, e.g. PREFIX=/usr/local)
+endif
+ifneq ($(DESTDIR),)
+ifneq ($(filter $(abspath $(DESTDIR)) $(abspath $(DESTDIR))/%,$(CURDIR) $(CURDIR)/),)
+$(error DESTDIR='$(DESTDIR)' is the source tree or a directory above it: choose a staging directory of its own)
+endif
+endif
+endif
+install: $(SYMSPLIT)
+	$(Q)$(SYMSPLIT_DIR)/install install $(call shq,$(DESTDIR)$(PREFIX)) $(SYMSPLIT) docs/symsplit.1
+uninstall:
+	$(Q)$(SYMSPLIT_DIR)/install uninstall $(call shq,$(DESTDIR)$(PREFIX))
+.PHONY: install uninstall
 HELP_LINES += "  make symsplit    build the binding simulator: $(SYMSPLIT) --help for its options"
+HELP_LINES += "  make install [PREFIX=/usr/local] [DESTDIR=]   install symsplit and its man page (a manifest records them); make uninstall removes exactly those"
 HELP_LINES += "  make symsplit-sweep / symsplit-bench    symsplit over /usr/bin + /usr/sbin; timing vs libtree/ldd/nm"
 # libclang-rt-dev: the sanitizer and libFuzzer runtimes (only recommended by
 # clang on Debian 13, so not there by default).
@@ -73,3 +99,5 @@ TEST_PREREQS += $(SYMSPLIT) $(SYMSPLIT_SAN) $(SYMSPLIT_FIX)
 ifneq ($(SYMSPLIT_CLANG),)
 TEST_PREREQS += $(SYMSPLIT_FUZZ)
 endif
+# strace: test/install.bats lists the files the installed symsplit opens.
+DEPS_PACKAGES += strace
