@@ -19,10 +19,16 @@ endif
 
 # The build directory: everything the suite writes goes below it. Refused,
 # before anything runs: empty, with white space (make cannot quote a path
-# in a rule), "/", $HOME, the source tree or a directory holding it. A
-# source tree whose path has white space is refused for the same reason.
+# in a rule), and, resolved by realpath (symlinks, /proc/self/cwd, "..")
+# in scripts/build-dir: "/", $HOME or above, the source tree, above it or
+# inside it (but its own build/), ~ (make does not expand it), and a
+# directory holding files the suite did not make (it marks the ones it
+# makes). A source tree whose path has white space is refused likewise.
 B ?= build
 comma := ,
+SCRIPTS := scripts
+# shq: quote a make value for a single-quoted shell word.
+shq = '$(subst ','\'',$1)'
 ifneq ($(words $(CURDIR)),1)
 $(error the source tree's path has white space ('$(CURDIR)'); make cannot quote it: move the tree)
 endif
@@ -32,9 +38,37 @@ endif
 ifneq ($(words $(B)),1)
 $(error B='$(B)' has white space; make cannot quote it: choose another build directory)
 endif
-B_ABS := $(abspath $(B))
-ifneq ($(filter $(B_ABS) $(B_ABS)/%,$(CURDIR)/ $(abspath $(HOME))/ / $(CURDIR)),)
-$(error B='$(B)' is the source tree, $$HOME, / or a directory above the source tree: choose a directory of its own, e.g. B=build)
+B_ABS := $(shell $(SCRIPTS)/build-dir resolve $(call shq,$(B)) $(call shq,$(CURDIR)) 2>&1)
+ifneq ($(.SHELLSTATUS),0)
+$(error $(B_ABS))
+endif
+
+# make -n (--dry-run, --just-print) runs nothing and writes nothing. make
+# itself still runs recipe lines marked + and lines naming $(MAKE): a line
+# starting another make, or a script that does, begins with $(recurse)
+# instead, the + (the jobserver reaches it) everywhere but under -n.
+DRY_RUN := $(findstring n,$(firstword -$(MAKEFLAGS)))
+recurse := $(if $(DRY_RUN),,+)
+# sub_make: $(MAKE) for such a line (named directly, make would run it
+# under -n whatever its prefix).
+sub_make = $(MAKE)
+
+# One run per build directory: every goal but these takes the build
+# directory's lock (scripts/build-dir: held until this make ends; a second
+# run is one line naming the first, exit 2). The makes a run starts (tests,
+# toolchain columns, make bless) share it: SPLIT_STATE_LAB_LOCK names it.
+LOCK_FREE_GOALS := help labs deps
+ifeq ($(DRY_RUN),)
+ifneq ($(filter-out $(LOCK_FREE_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
+ifeq ($(if $(SPLIT_STATE_LAB_LOCK),$(filter $(SPLIT_STATE_LAB_LOCK) $(SPLIT_STATE_LAB_LOCK)/%,$(B_ABS))),)
+lock_said := $(shell $(SCRIPTS)/build-dir lock $(call shq,$(B_ABS)) "$$PPID" $(call shq,$(MAKECMDGOALS)) \
+	$(if $(filter-out clean distclean,$(MAKECMDGOALS)),create) 2>&1)
+ifneq ($(.SHELLSTATUS),0)
+$(error $(lock_said))
+endif
+export SPLIT_STATE_LAB_LOCK := $(B_ABS)
+endif
+endif
 endif
 
 CC ?= gcc
@@ -47,7 +81,6 @@ ifeq ($(origin LD),default)
 LD := bfd
 endif
 override LD := $(patsubst ld.%,%,$(patsubst ld,bfd,$(LD)))
-SCRIPTS := scripts
 # The unit separator: stands for a blank inside a word make passes around.
 us := $(shell printf '\037')
 V ?= 0
@@ -57,7 +90,7 @@ Q := $(if $(filter 1,$(V)),,@)
 # installs the compiler first (deps), and its builds run in makes of their
 # own that check: on a fresh machine the default gcc is not there yet. A CC
 # given to it is checked here, as for any goal.
-NO_CC_GOALS := help clean deps labs check-fresh $(if $(filter command line environment,$(origin CC)),,test)
+NO_CC_GOALS := help clean distclean deps labs check-fresh $(if $(filter command line environment,$(origin CC)),,test)
 ifneq ($(filter-out $(NO_CC_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
 # One call (scripts/toolchain --make): the check, then RUN and the binutils.
 # TOOLCHAIN_READ=<its words>: a caller that has read them for this CC and LD
@@ -132,6 +165,8 @@ HELP_LINES :=
 TEST_PREREQS :=
 FIXED_ROWS :=
 EVIDENCE_TARGETS :=
+# what a lab downloads into the build directory, kept by make clean
+DOWNLOAD_CACHES :=
 # a|b: the first of these the release has (scripts/deps); gold is its own
 # package from Debian 13 on.
 DEPS_PACKAGES := gcc binutils binutils-gold|binutils make bats bats-assert bats-support parallel clang lld ccache
@@ -139,8 +174,6 @@ DEPS_PACKAGES := gcc binutils binutils-gold|binutils make bats bats-assert bats-
 # which files a change touched (a tree unpacked from an archive has no git).
 DEPS_PACKAGES += git
 
-# shq: quote a make value for a single-quoted shell word.
-shq = '$(subst ','\'',$1)'
 # read_table LAB,TABLE: the table's rows as make variables LAB.rows and
 # LAB.<row>.<key> (scripts/rows2mk), read at parse time, so nothing is
 # written (make -n writes nothing); a table it cannot read stops make.
@@ -244,8 +277,8 @@ fixed: $(call entries_prereqs,$(FIXED_ENTRIES))
 golden_specs = $(or $($1.goldens),$1:)
 bless: $(call entries_prereqs,$(CHECK_ENTRIES))
 	@mkdir -p $(B)/bless
-	$(Q)$(foreach l,$(or $(LAB),$(LABS)),{ $(foreach e,$(call check_entries,$l),$(call expect_line,$e)) } > $(B)/bless/$l.expect && \
-	  $(foreach g,$(call golden_specs,$l),$(MAKE) -s --no-print-directory $l $(subst $(us), ,$(word 2,$(subst :, ,$g))) > $(B)/bless/$(word 1,$(subst :, ,$g)).out && \
+	$(recurse)$(Q)$(foreach l,$(or $(LAB),$(LABS)),{ $(foreach e,$(call check_entries,$l),$(call expect_line,$e)) } > $(B)/bless/$l.expect && \
+	  $(foreach g,$(call golden_specs,$l),$(sub_make) -s --no-print-directory $l $(subst $(us), ,$(word 2,$(subst :, ,$g))) > $(B)/bless/$(word 1,$(subst :, ,$g)).out && \
 	  $(SCRIPTS)/bless $l expected/$(word 1,$(subst :, ,$g)).txt $(B)/bless/$(word 1,$(subst :, ,$g)).out $(B)/bless/$l.expect &&) true &&) true
 .PHONY: check fixed bless
 
@@ -268,7 +301,7 @@ $(B)/toolchains/expect.tsv: $(MAKEFILE_LIST) $(foreach l,$(LABS),$(wildcard $l/r
 	@mkdir -p $(@D)
 	$(Q){ $(foreach e,$(call check_entries,$(LABS)),$(call expect_line,$e)) } > $@
 tc-facts/%: FORCE
-	+$(Q)$(SCRIPTS)/toolchain-facts $(subst +,:,$*) $(B)/toolchains/$* $(call tc_build,$*) $(foreach l,$(or $(LAB),$(LABS)),$(call shq,$l=$(or $($l.check),$l EVIDENCE=1)$(if $($l.native-only),|$($l.native-only)|$($l.native-only-rows)|$(filter-out $($l.native-only-rows),$($l.rows)))))
+	$(recurse)$(Q)$(SCRIPTS)/toolchain-facts $(subst +,:,$*) $(B)/toolchains/$* $(call tc_build,$*) $(foreach l,$(or $(LAB),$(LABS)),$(call shq,$l=$(or $($l.check),$l EVIDENCE=1)$(if $($l.native-only),|$($l.native-only)|$($l.native-only-rows)|$(filter-out $($l.native-only-rows),$($l.rows)))))
 
 check-toolchains: $(call tc_targets,$(TOOLCHAINS)) $(B)/toolchains/expect.tsv
 	$(Q)$(SCRIPTS)/toolchain-table $(B)/toolchains/expect.tsv $(B)/toolchains $(TOOLCHAINS)
@@ -351,11 +384,14 @@ test: deps
 bench:
 	$(Q)$(SCRIPTS)/bench
 
-# Only what the suite made: each lab's directory and the shared caches, then
-# the build directory itself if nothing else is in it.
+# Only what the suite made, and all of it: a build directory carrying the
+# marker the suite writes when it makes one (scripts/build-dir), emptied and
+# removed, but for the download caches (DOWNLOAD_CACHES, relative to it),
+# which make distclean removes too, saying so.
 clean:
-	rm -rf $(addprefix $(B)/,$(LABS) $(CLEAN_DIRS) toolchains check bless ccache diagrams exercises)
-	@rmdir $(B) 2>/dev/null || true
+	$(Q)$(SCRIPTS)/build-dir clean $(call shq,$(B_ABS)) $(call shq,$(CURDIR)) $(DOWNLOAD_CACHES)
+distclean:
+	$(Q)$(SCRIPTS)/build-dir clean $(call shq,$(B_ABS)) $(call shq,$(CURDIR)) dist $(DOWNLOAD_CACHES)
 
 help:
 	@echo "split-state-lab: two live copies of one library's state in one process"
@@ -372,7 +408,7 @@ help:
 	@echo "  make diagrams [LAB=<lab>] [ROW=<id>]  each row's modules, copies and bindings as SVG in $(B)/diagrams/"
 	@echo "  make exercises [LAB=<lab>]  a prediction sheet and an answer key derived from the run, per lab, in $(B)/exercises/"
 	@echo "  make bench        time a clean build + run of the matrix, and of check-toolchains"
-	@echo "  make clean        remove what the suite built in $(B)/"
+	@echo "  make clean        remove what the suite built in $(B)/ but its download caches; make distclean those too"
 	@echo "  every lab: ROW=<id> one row, EVIDENCE=1 the facts under each row, make evidence-<lab>"
 	@echo "             (ROW= is taken by make <lab>, evidence-<lab>, check, fixed, diagrams; any other goal refuses it)"
 	@echo "  variables: CC=gcc|clang|aarch64-linux-gnu-gcc  LD=bfd|gold|lld  V=1 (show commands)  B=<build dir>  JOBS=<n> (default: all cores)"
@@ -382,14 +418,14 @@ help:
 labs:
 	@printf '%s\n' $(LABS)
 
-.PHONY: evidence deps test bench clean help labs
+.PHONY: evidence deps test bench clean distclean help labs
 
 # make check-upgrade SUITE=<debian suite>: what upgrading this machine to
 # that release changes (scripts/check-upgrade; root only). Its root is kept
 # in UPGRADE_CACHE (default /var/cache/split-state-lab/<suite>). FULL=1 also
 # runs the whole make test of the committed tree inside that root.
 check-upgrade:
-	+$(Q)$(SCRIPTS)/check-upgrade $(call shq,$(SUITE)) $(call shq,$(B)) $(call shq,$(TOOLCHAINS)) $(call shq,$(FULL))
+	$(recurse)$(Q)$(SCRIPTS)/check-upgrade $(call shq,$(SUITE)) $(call shq,$(B)) $(call shq,$(TOOLCHAINS)) $(call shq,$(FULL))
 .PHONY: check-upgrade
 HELP_LINES += "  make check-upgrade SUITE=trixie [FULL=1]   what upgrading to that Debian release changes (root); FULL=1 runs make test there too"
 

@@ -47,3 +47,6 @@ rxe.run = SYSFS_PATH=$(call shq,$(abspath $(RXE_B)/sysfs)) sh $(RXE_SRC)/sandbox
 # own package, not essential in Debian 13 (a minimal root lacks it), and so
 # is procps, whose pgrep the tests use to see that no QEMU is left.
 DEPS_PACKAGES += libibverbs-dev ibverbs-providers patchelf libseccomp-dev libnl-route-3-dev util-linux mount procps iproute2 qemu-system-x86 busybox-static pkg-config xz-utils zstd
+# The kernel package (~70 MB) is downloaded once into the default cache:
+# make clean keeps it, make distclean removes it.
+DOWNLOAD_CACHES += rxe-variant/vm-cache

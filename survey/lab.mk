@@ -25,6 +25,8 @@ SURVEY_ENV := env HOME=$(SURVEY_B)/home XDG_CACHE_HOME=$(SURVEY_B)/home/.cache X
 	TMPDIR=$(SURVEY_B)/tmp npm_config_cache=$(SURVEY_B)/npm-cache npm_config_userconfig=$(SURVEY_B)/home/.npmrc \
 	npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false \
 	npm_config_omit_lockfile_registry_resolved=true PYTHONDONTWRITEBYTECODE=1 SURVEY_REAL_HOME=$(HOME)
+# npm's download cache: kept by make clean, removed by make distclean.
+DOWNLOAD_CACHES += survey/npm-cache
 SURVEY_DEBS := nodejs python3 python3-numpy python3-scipy python3-sklearn
 # npm: nodesource's nodejs provides and conflicts with Debian's npm package,
 # which scripts/deps cannot see; ask for Debian's npm only when there is none.

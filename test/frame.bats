@@ -67,10 +67,45 @@ cmake() { make -s -C "$COPY" --no-print-directory B="$COPY/build" "$@"; }
 	assert_line --regexp '^    now: +verdict=[^ ]+ consumers=plugin:0,collective:0,app:0$'
 }
 
-@test "make -n writes nothing, not even in the build directory" {
-	run make -n -C "$COPY" B="$BATS_TEST_TMPDIR/nb" matrix fixes scope-capture
-	assert_success
+# logging_path DIR LOG: DIR holds a stand-in for each program a recipe
+# would start (the real one, if any, after a line in LOG; a compiler only
+# logs a compile or a link, -c or -o, not the questions make asks it while it
+# reads the Makefiles); prints a PATH with DIR first.
+logging_path() {
+	local t real
+	mkdir -p "$1"
+	for t in gcc cc clang ccache ar objcopy patchelf ldconfig mmdebstrap apt-get dpkg-deb npm node bats \
+		qemu-system-x86_64 unshare chroot flock perl mkdir touch cp mv ln rm tee dot git tar timeout setpriv; do
+		real=$(command -v "$t" || echo false)
+		case $t in
+		gcc|cc|clang) printf '#!/bin/sh\nfor a; do case $a in -c|-o) echo "%s $*" >> %s ;; esac; done\nexec %s "$@"\n' "$t" "$2" "$real" ;;
+		*) printf '#!/bin/sh\necho "%s $*" >> %s\nexec %s "$@"\n' "$t" "$2" "$real" ;;
+		esac > "$1/$t"
+		chmod +x "$1/$t"
+	done
+	echo "$1:$PATH"
+}
+
+@test "make -n runs nothing and writes nothing, for every target make help names" {
+	targets=$(make -s -C "$COPY" --no-print-directory help | grep -oE '(make|/) [a-z][a-z0-9-]*' | awk '{ print $2 }' | sort -u)
+	targets="$targets $(make -s -C "$COPY" --no-print-directory labs | sed 's/^/evidence-/')"
+	[ "$(echo $targets | wc -w)" -gt 20 ] || fail "make help names too few targets: $targets"
+	r=$(table_rows matrix | awk '{ print $1 }')
+	cmake matrix ROW="$r" > /dev/null
+	home="$BATS_TEST_TMPDIR/home"; mkdir -p "$home"
+	log="$BATS_TEST_TMPDIR/started"; : > "$log"
+	path=$(logging_path "$BATS_TEST_TMPDIR/bin" "$log")
+	touch "$BATS_TEST_TMPDIR/before"; sleep 1
+	for t in $targets; do
+		for b in "$BATS_TEST_TMPDIR/nb" "$COPY/build"; do
+			env PATH="$path" HOME="$home" make -n -C "$COPY" B="$b" "$t" > "$BATS_TEST_TMPDIR/n.out" 2>&1 ||
+				grep -q '\*\*\*' "$BATS_TEST_TMPDIR/n.out" || fail "make -n $t failed: $(tail -n 3 "$BATS_TEST_TMPDIR/n.out")"
+		done
+	done
+	[ ! -s "$log" ] || fail "make -n started: $(sort -u "$log" | cut -c1-160 | head -n 5)"
 	[ ! -e "$BATS_TEST_TMPDIR/nb" ] || fail "make -n created the build directory"
+	written=$(find "$COPY" "$home" -newer "$BATS_TEST_TMPDIR/before" | head -n 5)
+	[ -z "$written" ] || fail "make -n wrote: $written"
 	run git -C "$COPY" status --porcelain
 	assert_output ''
 }
@@ -80,8 +115,27 @@ cmake() { make -s -C "$COPY" --no-print-directory B="$COPY/build" "$@"; }
 		run make -s -C "$COPY" --no-print-directory matrix B="$b"
 		assert_equal "$status" 2
 		assert_equal "${#lines[@]}" 1
-		assert_output --regexp 'B is empty|B=.* (has white space|is the source tree)'
+		assert_output --regexp 'B is empty|B=.* (has white space|is /|is the source tree|is \$HOME)'
 	done
+	run git -C "$COPY" status --porcelain
+	assert_output ''
+}
+
+# The reproductions of issue 24: each one line, exit 2, nothing deleted or
+# written (the source tree, a scratch HOME).
+@test "B is resolved before it is guarded: a link to the tree, /proc/self/cwd, ~, \$HOME, a lab's directory are refused" {
+	home="$BATS_TEST_TMPDIR/home"; mkdir -p "$home/check" && echo mine > "$home/check/file"
+	ln -s . "$COPY/selflink"
+	for args in "clean B=selflink" "clean B=/proc/self/cwd" "matrix B=~" "clean B=~" "clean B=~/check" \
+		"matrix B=matrix" "clean B=matrix" "clean B=$home" "matrix B=$home/.." "clean B=selflink/build/.."; do
+		run env HOME="$home" make -s -C "$COPY" --no-print-directory $args
+		assert_equal "$status" 2
+		assert_equal "${#lines[@]}" 1
+		assert_output --regexp "^Makefile:[0-9]+: \*\*\* B='[^']*'"
+	done
+	rm "$COPY/selflink"
+	assert_equal "$(cat "$home/check/file")" mine
+	[ ! -e "$COPY/~" ] || fail "a directory named ~ was made in the tree"
 	run git -C "$COPY" status --porcelain
 	assert_output ''
 }
@@ -95,16 +149,57 @@ cmake() { make -s -C "$COPY" --no-print-directory B="$COPY/build" "$@"; }
 	assert_output --partial "the source tree's path has white space"
 }
 
-@test "make clean removes what the suite built and nothing else" {
+@test "a directory holding files the suite did not make is refused, and touched by neither a build nor clean" {
 	b="$BATS_TEST_TMPDIR/cb"
 	mkdir -p "$b" && echo mine > "$b/keep.txt"
+	for goal in matrix clean distclean; do
+		run cmake B="$b" "$goal"
+		assert_equal "$status" 2
+		assert_equal "${#lines[@]}" 1
+		assert_output --partial "holds files the suite did not make"
+	done
+	assert_equal "$(ls -A "$b")" keep.txt
+	assert_equal "$(cat "$b/keep.txt")" mine
+}
+
+@test "make clean removes all the suite made but its download caches; make distclean those too, saying so" {
+	b="$BATS_TEST_TMPDIR/cb"
 	run cmake B="$b" matrix ROW="$(table_rows matrix | awk '{ print $1 }')"
 	assert_success
 	[ -d "$b/matrix" ] || fail "nothing was built"
+	# what other labs leave (the rxe lab's directory is rxe-variant), and a cache
+	mkdir -p "$b/rxe-variant/capture" "$b/tools/symsplit" "$b/survey/run-node" "$b/rxe-variant/vm-cache"
+	touch "$b/rxe-variant/capture/rxe-lab" "$b/tools/symsplit/symsplit" "$b/rxe-variant/vm-cache/linux.deb"
 	run make -s -C "$COPY" B="$b" clean
 	assert_success
-	[ ! -e "$b/matrix" ] || fail "clean left the lab's directory"
-	assert_equal "$(cat "$b/keep.txt")" mine
+	assert_equal "$(cd "$b" && find . ! -type d | sort | tr '\n' ' ')" "./.lock ./.split-state-lab-build ./rxe-variant/vm-cache/linux.deb "
+	run make -s -C "$COPY" B="$b" distclean
+	assert_success
+	assert_line --partial "removing the download cache $b/rxe-variant/vm-cache"
+	[ ! -e "$b" ] || fail "distclean left $(find "$b")"
+	run make -s -C "$COPY" B="$b" clean
+	assert_success
+	[ ! -e "$b" ] || fail "clean of a missing build directory made it"
+}
+
+@test "one run per build directory: a second one is one line naming the first, exit 2" {
+	b="$BATS_TEST_TMPDIR/lb"
+	r=$(table_rows matrix | awk '{ print $1 }')
+	# the first run's program takes 3 s to start
+	printf '#!/bin/sh\nsleep 3\nexec "$@"\n' > "$BATS_TEST_TMPDIR/slow"; chmod +x "$BATS_TEST_TMPDIR/slow"
+	unset SPLIT_STATE_LAB_LOCK
+	make -s -C "$COPY" --no-print-directory B="$b" matrix ROW="$r" RUN="$BATS_TEST_TMPDIR/slow" > "$BATS_TEST_TMPDIR/first" 2>&1 3>&- &
+	first=$!
+	for i in $(seq 50); do grep -qs '^pid' "$b/.lock" && break; sleep 0.1; done
+	run make -s -C "$COPY" --no-print-directory B="$b" matrix ROW="$r"
+	assert_equal "$status" 2
+	assert_equal "${#lines[@]}" 1
+	assert_output --regexp "is in use by another run \(pid $first, make matrix, since [0-9:]+\)"
+	wait "$first" || fail "the first run failed: $(cat "$BATS_TEST_TMPDIR/first")"
+	grep -q '^verdict:' "$BATS_TEST_TMPDIR/first" || fail "the first run did not run: $(cat "$BATS_TEST_TMPDIR/first")"
+	# and once it has ended, the build directory is free again
+	run make -s -C "$COPY" --no-print-directory B="$b" matrix ROW="$r"
+	assert_success
 }
 
 @test "JOBS that is not a whole number from 1 up is one line, exit 2" {
