@@ -140,6 +140,15 @@ CCACHE := $(shell command -v ccache 2>/dev/null)
 endif
 export CCACHE_DIR ?= $(B_ABS)/ccache
 COMPILE = $(CCACHE) $(CC)
+# Every file a compiler or linker writes for a target under $(B), in every
+# lab, goes to a temporary name beside it, renamed onto its own once complete
+# (scripts/atomic-out): a write that was interrupted, failed or raced another
+# never leaves a file make would take as up to date. override: a toolchain
+# column's make has CC on its command line.
+ATOMIC_OUT := $(CURDIR)/$(SCRIPTS)/atomic-out
+cc_given := $(CC)
+$(B)/%: override CC = $(ATOMIC_OUT) $(cc_given)
+$(B)/%: override COMPILE = $(ATOMIC_OUT) $(CCACHE) $(cc_given)
 
 # Every flag a row depends on is passed explicitly, so verdicts do not depend
 # on what a distribution's driver adds (Debian gcc: -pie --as-needed; Ubuntu

@@ -43,7 +43,7 @@ $(RB)/host: $(RB_HOST) $(RB_TABLE)
 	$(Q)$(CC) $(LDFLAG_FUSE) $(BASE_CFLAGS) $(EXE_PIE_CFLAGS) $(EXE_PIE_LDFLAGS) -o $@ $(filter %.c,$^) -ldl $(LINK_NOW)
 $(RB)/%/app: $(RB)/host
 	@mkdir -p $(@D)
-	$(Q)rm -f $@ && cp $< $@
+	$(Q)cp $< $@.tmp && mv -f $@.tmp $@
 
 define rb_host
 $(RB)/$1/rt_host.o: $(RB_RT) $(RB_TABLE)
@@ -135,7 +135,7 @@ $(foreach d,$(call rb_layout,renamed),$(eval $(call rb_worker,$d,X,8,X_))$(eval 
 # layout's (cp rewrites a file in place) and let a rebuilt layout look older.
 define rb_row
 $(RB)/$1/app: $(RB)/layouts/$(route-b.$1.layout)/app $(RB_TABLE)
-	$$(Q)rm -rf $$(@D) && mkdir -p $$(@D) && cp -al $$(<D)/. $$(@D)/ && rm $$@ && cp $$< $$@
+	$$(Q)rm -rf $$(@D) && mkdir -p $$(@D) && cp -al $$(<D)/. $$(@D)/ && rm $$@ && cp $$< $$@.tmp && mv $$@.tmp $$@
 endef
 $(foreach r,$(route-b.rows),$(eval $(call rb_row,$r)))
 

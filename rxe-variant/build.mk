@@ -19,12 +19,12 @@ $(RXE_B)/%/libnccl-like.so: $(RXE_SRC)/nccl_like.c $(RXE_COMMON_SRC) $(RXE_SRC)/
 # link group's bundled copy has.
 $(RXE_B)/%/libibverbs-bundle.so.1:
 	@mkdir -p $(@D)
-	$(Q)cp $(RXE_LIBDIR)/libibverbs.so.1 $@ && patchelf --set-soname libibverbs-bundle.so.1 $@
+	$(Q)cp $(RXE_LIBDIR)/libibverbs.so.1 $@.tmp && patchelf --set-soname libibverbs-bundle.so.1 $@.tmp && mv -f $@.tmp $@
 
 # Copy A for same-soname: the same file keeping SONAME libibverbs.so.1.
 $(RXE_B)/%/libibverbs.so.1:
 	@mkdir -p $(@D)
-	$(Q)cp $(RXE_LIBDIR)/libibverbs.so.1 $@
+	$(Q)cp $(RXE_LIBDIR)/libibverbs.so.1 $@.tmp && mv -f $@.tmp $@
 
 # In-house DSO: --no-as-needed keeps the NEEDED entry that puts its
 # libibverbs into the global scope, which is what the provider's plain

@@ -13,8 +13,8 @@ mkdir -p "$cache"
 exec 9>"$cache/.lock"
 flock 9
 # apt's binary cache, kept in the build dir: resolving takes 0.3 s instead of 1.5.
-pkg=$(apt-cache -o Dir::Cache::pkgcache="$cache/pkgcache.bin" \
-	-o Dir::Cache::srcpkgcache="$cache/srcpkgcache.bin" depends linux-image-amd64 2>/dev/null |
+acache() { apt-cache -o Dir::Cache::pkgcache="$cache/pkgcache.bin" -o Dir::Cache::srcpkgcache="$cache/srcpkgcache.bin" "$@"; }
+pkg=$(acache depends linux-image-amd64 2>/dev/null |
 	sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -n 1)
 [ -n "$pkg" ] || skip "cannot resolve linux-image-amd64's kernel package (apt-get update?)"
 out=$cache/$pkg
@@ -22,11 +22,35 @@ if [ -s "$out/vmlinux" ] && [ -e "$out/modules/.complete" ]; then
 	echo "$out"
 	exit 0
 fi
-deb=$(ls "$cache/${pkg}_"*.deb 2>/dev/null | head -n 1)
+# The package's checksum in the archive's index, which apt has verified: a
+# .deb is taken into the cache, or used from it, only if it matches. A
+# download goes to a directory of its own, renamed into the cache once
+# checked (apt-get download writes under the final name: a run cut off there
+# left a truncated .deb that every later run failed on in dpkg-deb).
+sum=$(acache show --no-all-versions "$pkg" 2>/dev/null | sed -n 's/^SHA256: *//p' | head -n 1)
+[ -n "$sum" ] || skip "cannot read $pkg's checksum from apt's index (apt-get update?)"
+sha() { sha256sum < "$1" | cut -d' ' -f1; }
+deb=
+for f in "$cache/${pkg}_"*.deb; do
+	[ -f "$f" ] || continue
+	if [ -z "$deb" ] && [ "$(sha "$f")" = "$sum" ]; then deb=$f; else rm -f "$f"; fi
+done
 if [ -z "$deb" ]; then
-	(cd "$cache" && apt-get download "$pkg" >/dev/null 2>&1) ||
+	# a partial download of an earlier run (the lock says none is running)
+	rm -rf "$cache"/partial.*
+	part=$cache/partial.$$
+	trap 'rm -rf "$part"' EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	trap 'exit 129' HUP
+	mkdir "$part"
+	(cd "$part" && apt-get download "$pkg" >/dev/null 2>&1) ||
 		skip "cannot download $pkg (apt-get download failed)"
-	deb=$(ls "$cache/${pkg}_"*.deb | head -n 1)
+	f=$(ls "$part"/*.deb 2>/dev/null | head -n 1)
+	[ -n "$f" ] && [ "$(sha "$f")" = "$sum" ] ||
+		skip "the downloaded $pkg does not match the archive's checksum: not cached"
+	mv "$f" "$cache/" && deb=$cache/${f##*/}
+	rm -rf "$part"
 fi
 tree=$cache/$pkg.tree
 rm -rf "$tree" "$out"

@@ -202,6 +202,30 @@ logging_path() {
 	assert_success
 }
 
+@test "a link cut off mid-write, make killed with it, leaves no file the next run takes as up to date" {
+	b="$BATS_TEST_TMPDIR/kb"; t="$BATS_TEST_TMPDIR"
+	r=$(table_rows matrix | awk '{ print $1 }')
+	# a compiler whose first link of app is cut off: half the file written,
+	# then make and all it started killed at once (a power cut, SIGKILL)
+	cat > "$t/cc" <<-EOF
+	#!/bin/sh
+	prev=; out=
+	for a; do [ "\$prev" = -o ] && out=\$a; prev=\$a; done
+	case \$out in */app|*/app.tmp.*) [ -e "$t/cut" ] || { touch "$t/cut"; printf 'half an ELF' > "\$out"; kill -KILL 0; } ;; esac
+	exec gcc "\$@"
+	EOF
+	chmod +x "$t/cc"
+	run setsid -w make -s -C "$COPY" --no-print-directory B="$b" CC="$t/cc" matrix ROW="$r"
+	assert_failure
+	[ -e "$t/cut" ] || fail "the link was not cut off: $output"
+	run make -s -C "$COPY" --no-print-directory B="$b" CC="$t/cc" matrix ROW="$r"
+	assert_success
+	refute_output --partial "run failed"
+	assert_line --regexp '^verdict: '
+	# (the killed link's temporary file stays, under a name nothing reads, until make clean)
+	[ "$(head -c 4 "$b/matrix/$r/app" | od -An -c | tr -d ' ')" = 177ELF ] || fail "app is not a whole program"
+}
+
 @test "JOBS that is not a whole number from 1 up is one line, exit 2" {
 	for j in 0 -3 abc; do
 		run make -s -C "$COPY" --no-print-directory help JOBS="$j"

@@ -278,6 +278,52 @@ meets_table() {
 	cmp "$t/out/rdma_rxe.ko" "$kdir/modules/rdma_rxe.ko"
 }
 
+# kernel_fetch MODE: vm-kernel.sh on an empty cache, with an apt-get that
+# fails (fail), hands over a file that is no package (wrong), or writes half
+# a package and hangs until it is stopped (hang); its calls in $t/apt.log.
+kernel_fetch() {
+	t="$BATS_TEST_TMPDIR"; cache="$t/cache"
+	pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -n 1)
+	[ -n "$pkg" ] || skip "apt's index has no linux-image-amd64 (apt-get update?)"
+	mkdir -p "$t/bin" "$cache"
+	cat > "$t/bin/apt-get" <<-EOF
+	#!/bin/sh
+	echo "\$*" >> "$t/apt.log"
+	case $1 in
+	wrong) echo "not a package" > "\${2}_1_amd64.deb" ;;
+	hang) head -c 100000 /dev/zero > "\${2}_1_amd64.deb"; exec sleep 30 ;;
+	*) exit 100 ;;
+	esac
+	EOF
+	chmod +x "$t/bin/apt-get"
+}
+
+@test "vm: kernel cache: a truncated .deb left in the cache by an interrupted run is not used, but fetched again" {
+	kernel_fetch fail
+	head -c 4096 /dev/zero > "$cache/${pkg}_1_amd64.deb"
+	PATH="$t/bin:$PATH" run sh "$TOP/rxe-variant/vm-kernel.sh" "$cache"
+	assert_equal "$status" 77
+	assert_output "cannot download $pkg (apt-get download failed)"
+	assert_equal "$(cat "$t/apt.log")" "download $pkg"
+	assert_equal "$(ls "$cache" | grep -c '\.deb$')" 0
+}
+
+@test "vm: kernel cache: a download that does not match the archive's checksum is not cached" {
+	kernel_fetch wrong
+	PATH="$t/bin:$PATH" run sh "$TOP/rxe-variant/vm-kernel.sh" "$cache"
+	assert_equal "$status" 77
+	assert_output "the downloaded $pkg does not match the archive's checksum: not cached"
+	assert_equal "$(ls -A "$cache" | grep -E -c '\.deb$|^partial')" 0
+}
+
+@test "vm: kernel cache: Ctrl-C during the download leaves no .deb in the cache and no partial download" {
+	kernel_fetch hang
+	# timeout sends the signal to its whole process group, as a terminal's Ctrl-C does
+	PATH="$t/bin:$PATH" run timeout -s INT 3 sh "$TOP/rxe-variant/vm-kernel.sh" "$cache"
+	assert_equal "$(cat "$t/apt.log")" "download $pkg"
+	assert_equal "$(ls -A "$cache" | grep -E -c '\.deb$|^partial')" 0
+}
+
 @test "no leftovers: no lab mount, no /dev/infiniband on the host" {
 	run grep -E 'rxe-lab' /proc/mounts
 	assert_failure

@@ -38,7 +38,7 @@ $(SYMSPLIT_OUT)/obj/%.o: $(SYMSPLIT_DIR)/%.c $(SYMSPLIT_HDRS)
 	$(Q)$(COMPILE) -O2 -g $(SYMSPLIT_CFLAGS) -c $< -o $@
 $(SYMSPLIT_OUT)/san/%.o: $(SYMSPLIT_DIR)/%.c $(SYMSPLIT_HDRS)
 	@mkdir -p $(@D)
-	$(Q)$(CCACHE) $(SYMSPLIT_SAN_CC) $(SYMSPLIT_SAN_CFLAGS) $(SYMSPLIT_CFLAGS) -c $< -o $@
+	$(Q)$(ATOMIC_OUT) $(CCACHE) $(SYMSPLIT_SAN_CC) $(SYMSPLIT_SAN_CFLAGS) $(SYMSPLIT_CFLAGS) -c $< -o $@
 SYMSPLIT_OBJS = $(patsubst %.c,$(SYMSPLIT_OUT)/$1/%.o,$(SYMSPLIT_LIB) $2)
 
 $(SYMSPLIT): $(call SYMSPLIT_OBJS,obj,main.c)
@@ -47,11 +47,11 @@ $(SYMSPLIT): $(call SYMSPLIT_OBJS,obj,main.c)
 # The tests run symsplit-san over every input they have (a finding there is
 # a test failure).
 $(SYMSPLIT_SAN): $(call SYMSPLIT_OBJS,san,main.c)
-	$(Q)$(SYMSPLIT_SAN_CC) $(SYMSPLIT_SAN_CFLAGS) -o $@ $^ $(SYMSPLIT_LIBS)
+	$(Q)$(ATOMIC_OUT) $(SYMSPLIT_SAN_CC) $(SYMSPLIT_SAN_CFLAGS) -o $@ $^ $(SYMSPLIT_LIBS)
 
 # libFuzzer target (clang only): fuzz.c feeds bytes to the ELF parser.
 $(SYMSPLIT_FUZZ): $(call SYMSPLIT_OBJS,san,fuzz.c)
-	$(Q)clang $(SYMSPLIT_SAN_FLAGS) -fsanitize=fuzzer -o $@ $^ $(SYMSPLIT_LIBS)
+	$(Q)$(ATOMIC_OUT) clang $(SYMSPLIT_SAN_FLAGS) -fsanitize=fuzzer -o $@ $^ $(SYMSPLIT_LIBS)
 
 # Hand-made scenarios the tests check the model against (see mkfixtures).
 $(SYMSPLIT_FIX): $(SYMSPLIT_DIR)/mkfixtures $(SYMSPLIT_DIR)/mkcorrupt $(wildcard $(SYMSPLIT_DIR)/fixtures/*.[ch])
