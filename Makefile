@@ -149,6 +149,8 @@ ATOMIC_OUT := $(CURDIR)/$(SCRIPTS)/atomic-out
 cc_given := $(CC)
 $(B)/%: override CC = $(ATOMIC_OUT) $(cc_given)
 $(B)/%: override COMPILE = $(ATOMIC_OUT) $(CCACHE) $(cc_given)
+# into_target: a recipe's stdout to $@ the same way (`cmd $(into_target)`).
+into_target = > $@.tmp && mv -f $@.tmp $@
 
 # Every flag a row depends on is passed explicitly, so verdicts do not depend
 # on what a distribution's driver adds (Debian gcc: -pie --as-needed; Ubuntu
@@ -308,7 +310,7 @@ tc_targets = $(foreach t,$1,tc-facts/$(subst :,+,$t))
 tc_build = $(if $(filter $(CC)+$(LD),$1),$(B),$(B)/toolchains/$1/build)
 $(B)/toolchains/expect.tsv: $(MAKEFILE_LIST) $(foreach l,$(LABS),$(wildcard $l/rows))
 	@mkdir -p $(@D)
-	$(Q){ $(foreach e,$(call check_entries,$(LABS)),$(call expect_line,$e)) } > $@
+	$(Q){ $(foreach e,$(call check_entries,$(LABS)),$(call expect_line,$e)) } $(into_target)
 tc-facts/%: FORCE
 	$(recurse)$(Q)$(SCRIPTS)/toolchain-facts $(subst +,:,$*) $(B)/toolchains/$* $(call tc_build,$*) $(foreach l,$(or $(LAB),$(LABS)),$(call shq,$l=$(or $($l.check),$l EVIDENCE=1)$(if $($l.native-only),|$($l.native-only)|$($l.native-only-rows)|$(filter-out $($l.native-only-rows),$($l.rows)))))
 
@@ -363,7 +365,7 @@ diagrams: $(call entries_prereqs,$(DIAGRAM_ENTRIES)) $(B)/diagrams/lookup-order.
 	$(Q)$(foreach l,$(DIAGRAM_LABS),$(if $(call diagram_rows,$l),$(call diagram_lab,$l);)) true
 $(B)/diagrams/lookup-order.svg: docs/lookup-order.dot
 	@mkdir -p $(@D)
-	$(Q)$(DOT) -Tsvg $< > $@
+	$(Q)$(DOT) -Tsvg $< $(into_target)
 	@echo "diagram: $@"
 .PHONY: diagrams
 

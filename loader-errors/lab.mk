@@ -26,7 +26,7 @@ LE_CRT = $(shell $(CC) -print-file-name=Scrt1.o)
 # The host libc's version facts (host=, next=, old=), derived once per build.
 $(LE)/host-glibc.txt: $(LE_SRC)/host-glibc
 	@mkdir -p $(@D)
-	$(Q)$(LE_SRC)/host-glibc "$$($(CC) -print-file-name=libc.so.6)" > $@
+	$(Q)$(LE_SRC)/host-glibc "$$($(CC) -print-file-name=libc.so.6)" $(into_target)
 
 # le_rows CASE...: the rows whose case column is one of CASE.
 le_rows = $(foreach r,$(loader-errors.rows),$(if $(filter $1,$(loader-errors.$r.case)),$r))
@@ -96,7 +96,7 @@ $(foreach r,$(call le_rows,host),$(eval $(call le_host,$r)))
 # node app needs (shim.map), as libshim.so, or with the SONAME libc.so.6.
 $(LE)/%/shim.map: $(LE)/host-glibc.txt $(LE_TABLE)
 	@mkdir -p $(@D)
-	$(Q)echo "$$(sed -n 's/^next=//p' $<) { global: lab_strtoul_next; local: *; };" > $@
+	$(Q)echo "$$(sed -n 's/^next=//p' $<) { global: lab_strtoul_next; local: *; };" $(into_target)
 $(LE)/%/libshim.so: $(LE_SRC)/shim.c $(LE)/%/shim.map
 	$(Q)$(LE_CC) $(LE_SO) -Wl,-soname,libshim.so -Wl,--version-script=$(@D)/shim.map $(LINK_NOW) -o $@ $<
 $(LE)/%/libc-shim.so: $(LE_SRC)/shim.c $(LE)/%/shim.map
@@ -145,7 +145,7 @@ $(LE)/$1/wsl/lib/libaccel.so.1: $(LE_SRC)/accel.c $(LE_TABLE)
 	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libaccel.so.1 $$(LINK_NOW) -o $$@ $$<
 $(LE)/$1/ld.so.conf: $(LE_TABLE)
 	@mkdir -p $$(@D)
-	$$(Q)echo $$(abspath $$(@D))/wsl/lib > $$@
+	$$(Q)echo $$(abspath $$(@D))/wsl/lib $$(into_target)
 $(LE)/$1/app: $(LE_SRC)/accel_app.c $(LE_SRC)/called.h $(LE)/$1/wsl/lib/libaccel.so.1
 	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/wsl/lib -l:libaccel.so.1 $2 $$(LINK_NOW)
 endef

@@ -57,7 +57,7 @@ $(B)/$1/%/app.o: $(VERBS_SRC)/app.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
 
 # The map (rename= rows): every global the copy defines, and its new name.
 $(B)/$1/%/rename.map: $(B)/$1/%/verbs_static.o
-	$$(Q)$$(NM) -g --defined-only $$< | awk -v p=$$(call shq,$$($1.$$*.rename)) '{ print $$$$3, p $$$$3 }' > $$@
+	$$(Q)$$(NM) -g --defined-only $$< | awk -v p=$$(call shq,$$($1.$$*.rename)) '{ print $$$$3, p $$$$3 }' $$(into_target)
 $(B)/$1/%/libverbs_static.a: $(B)/$1/%/verbs_static.o
 	$$(Q)rm -f $$@ && $$(AR) rcs $$@ $$< $$(if $$($1.$$*.rename),&& $$(OBJCOPY) --redefine-syms=$$(@D)/rename.map $$@)
 

@@ -75,7 +75,7 @@ endef
 define rb_hashed
 $(call rb_runtime,$1,$2/stage,$3)
 $(RB)/$1/$2/rt.name: $(RB)/$1/$2/stage/librt.so.1 $(RB_SRC)/graft
-	$$(Q)$(RB_SRC)/graft $$< $$(@D) > $$@
+	$$(Q)$(RB_SRC)/graft $$< $$(@D) $$(into_target)
 endef
 
 # rb_plugin DIR,MOD,SOURCE,LIBDIR,KIND,BIND: MOD/plugin.so from SOURCE with
@@ -100,7 +100,7 @@ $(RB)/$1/$2/%.o: $(RB_SRC)/%.c $(RB_SRC)/worker.h $(RB_TABLE)
 	@mkdir -p $$(@D)
 	$$(Q)$$(RB_CC) -DWORKER_SLOTS=$3 -DWORKER_COPY=$2 -c -o $$@ $$<
 $(RB)/$1/$2/rename.map: $(RB)/$1/$2/worker.o
-	$$(Q)$$(NM) -g --defined-only $$< | awk '{ print $$$$3, "$4" $$$$3 }' > $$@
+	$$(Q)$$(NM) -g --defined-only $$< | awk '{ print $$$$3, "$4" $$$$3 }' $$(into_target)
 $(RB)/$1/$2/plugin.so: $(RB)/$1/$2/worker.o $(RB)/$1/$2/work_entry.o $(if $4,$(RB)/$1/$2/rename.map)
 	$$(Q)$(if $4,for o in worker work_entry; do $$(OBJCOPY) --redefine-syms=$$(@D)/rename.map $$(@D)/$$$$o.o $$(@D)/$$$$o.renamed.o || exit 1; done && )\
 		$$(CC) $$(LDFLAG_FUSE) $$(BASE_CFLAGS) $$(PIC_CFLAGS) -shared -o $$@ \
