@@ -185,16 +185,20 @@ logging_path() {
 @test "one run per build directory: a second one is one line naming the first, exit 2" {
 	b="$BATS_TEST_TMPDIR/lb"
 	r=$(table_rows matrix | awk '{ print $1 }')
-	# the first run's program takes 3 s to start
-	printf '#!/bin/sh\nsleep 3\nexec "$@"\n' > "$BATS_TEST_TMPDIR/slow"; chmod +x "$BATS_TEST_TMPDIR/slow"
+	# the first run's program takes 5 s to start
+	printf '#!/bin/sh\nsleep 5\nexec "$@"\n' > "$BATS_TEST_TMPDIR/slow"; chmod +x "$BATS_TEST_TMPDIR/slow"
 	unset SPLIT_STATE_LAB_LOCK
 	make -s -C "$COPY" --no-print-directory B="$b" matrix ROW="$r" RUN="$BATS_TEST_TMPDIR/slow" > "$BATS_TEST_TMPDIR/first" 2>&1 3>&- &
 	first=$!
 	for i in $(seq 50); do grep -qs '^pid' "$b/.lock" && break; sleep 0.1; done
-	run make -s -C "$COPY" --no-print-directory B="$b" matrix ROW="$r"
-	assert_equal "$status" 2
-	assert_equal "${#lines[@]}" 1
-	assert_output --regexp "is in use by another run \(pid $first, make matrix, since [0-9:]+\)"
+	# (issue 24: two check-toolchains, two make test; a clean under a build)
+	for goal in "matrix ROW=$r" check-toolchains test clean; do
+		run make -s -C "$COPY" --no-print-directory B="$b" $goal
+		assert_equal "$status" 2
+		assert_equal "${#lines[@]}" 1
+		assert_output --regexp "is in use by another run \(pid $first, make matrix, since [0-9:]+\)"
+	done
+	[ -d "$b/matrix" ] || fail "the build directory was cleaned under the first run"
 	wait "$first" || fail "the first run failed: $(cat "$BATS_TEST_TMPDIR/first")"
 	grep -q '^verdict:' "$BATS_TEST_TMPDIR/first" || fail "the first run did not run: $(cat "$BATS_TEST_TMPDIR/first")"
 	# and once it has ended, the build directory is free again
