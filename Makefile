@@ -53,24 +53,6 @@ recurse := $(if $(DRY_RUN),,+)
 # under -n whatever its prefix).
 sub_make = $(MAKE)
 
-# One run per build directory: every goal but these takes the build
-# directory's lock (scripts/build-dir: held until this make ends; a second
-# run is one line naming the first, exit 2). The makes a run starts (tests,
-# toolchain columns, make bless) share it: SPLIT_STATE_LAB_LOCK names it.
-LOCK_FREE_GOALS := help labs deps
-ifeq ($(DRY_RUN),)
-ifneq ($(filter-out $(LOCK_FREE_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
-ifeq ($(if $(SPLIT_STATE_LAB_LOCK),$(filter $(SPLIT_STATE_LAB_LOCK) $(SPLIT_STATE_LAB_LOCK)/%,$(B_ABS))),)
-lock_said := $(shell $(SCRIPTS)/build-dir lock $(call shq,$(B_ABS)) "$$PPID" $(call shq,$(MAKECMDGOALS)) \
-	$(if $(filter-out clean distclean,$(MAKECMDGOALS)),create) 2>&1)
-ifneq ($(.SHELLSTATUS),0)
-$(error $(lock_said))
-endif
-export SPLIT_STATE_LAB_LOCK := $(B_ABS)
-endif
-endif
-endif
-
 CC ?= gcc
 ifeq ($(origin CC),default)
 CC := gcc
@@ -448,3 +430,23 @@ check-fresh:
 	$(Q)$(SCRIPTS)/check-fresh $(call shq,$(SUITE)) $(call shq,$(B))
 .PHONY: check-fresh
 HELP_LINES += "  make check-fresh [SUITE=bookworm]   the README's test command on a fresh Debian root, installs included (root)"
+
+# One run per build directory: every goal but these takes the build
+# directory's lock (scripts/build-dir: held until this make ends; a second
+# run is one line naming the first, exit 2), once every Makefile is read: a
+# run refused while they are read (a bad CC, an unknown ROW) makes nothing.
+# The makes a run starts (tests, toolchain columns, make bless) share it:
+# SPLIT_STATE_LAB_LOCK names it.
+LOCK_FREE_GOALS := help labs deps
+ifeq ($(DRY_RUN),)
+ifneq ($(filter-out $(LOCK_FREE_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
+ifeq ($(if $(SPLIT_STATE_LAB_LOCK),$(filter $(SPLIT_STATE_LAB_LOCK) $(SPLIT_STATE_LAB_LOCK)/%,$(B_ABS))),)
+lock_said := $(shell $(SCRIPTS)/build-dir lock $(call shq,$(B_ABS)) "$$PPID" $(call shq,$(MAKECMDGOALS)) \
+	$(if $(filter-out clean distclean,$(MAKECMDGOALS)),create) 2>&1)
+ifneq ($(.SHELLSTATUS),0)
+$(error $(lock_said))
+endif
+export SPLIT_STATE_LAB_LOCK := $(B_ABS)
+endif
+endif
+endif

@@ -246,6 +246,10 @@ logging_path() {
 		assert_equal "${#lines[@]}" 1
 		assert_output --partial "compiler 'nonexistent-cc' not found"
 	done
+	# nor is a build directory made for it
+	run make -s -C "$COPY" --no-print-directory B="$BATS_TEST_TMPDIR/nb" matrix CC=nonexistent-cc
+	assert_equal "$status" 2
+	[ ! -e "$BATS_TEST_TMPDIR/nb" ] || fail "a refused run made its build directory"
 }
 
 # stop_run_bats SIG JOBS: start run-bats on two slow test files, JOBS at a
