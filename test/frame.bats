@@ -253,17 +253,21 @@ logging_path() {
 }
 
 # stop_run_bats SIG JOBS: start run-bats on two slow test files, JOBS at a
-# time, send SIG after a second;
+# time, send SIG once a test has started;
 # prints how many ms it took to end. env --default-signal: a job started
 # with & has SIGINT ignored, as a terminal's Ctrl-C would not find it.
 stop_run_bats() {
 	local t="$BATS_TEST_TMPDIR/tmp" t0 pid
 	mkdir -p "$t" "$BATS_TEST_TMPDIR/slow"
-	printf '@test "slow" { sleep 30; }\n' > "$BATS_TEST_TMPDIR/slow/slow.bats"
-	printf '@test "slow too" { sleep 30; }\n' > "$BATS_TEST_TMPDIR/slow/slow2.bats"
+	rm -f "$BATS_TEST_TMPDIR/started"
+	printf '@test "slow" { touch "%s"; sleep 30; }\n' "$BATS_TEST_TMPDIR/started" > "$BATS_TEST_TMPDIR/slow/slow.bats"
+	printf '@test "slow too" { touch "%s"; sleep 30; }\n' "$BATS_TEST_TMPDIR/started" > "$BATS_TEST_TMPDIR/slow/slow2.bats"
 	TMPDIR="$t" BATS_JOBS=$2 env --default-signal=INT "$TOP/scripts/run-bats" "$BATS_TEST_TMPDIR/slow" > /dev/null 2>&1 &
 	pid=$!
-	sleep 1
+	# stopped once a test is running, not after a fixed time: on a loaded
+	# machine a second was not always enough for bats to reach its tests
+	for _ in $(seq 300); do [ -e "$BATS_TEST_TMPDIR/started" ] && break; sleep 0.1; done
+	sleep 0.3
 	t0=$(date +%s%N)
 	kill "-$1" "$pid"
 	wait "$pid" || true
