@@ -5,6 +5,7 @@ import mmap
 import struct
 
 SHT_SYMTAB, SHT_RELA, SHT_DYNAMIC, SHT_DYNSYM = 2, 4, 6, 11
+SHT_GNU_VERDEF, SHT_GNU_VERSYM = 0x6FFFFFFD, 0x6FFFFFFF
 DT_SONAME, DT_SYMBOLIC, DT_FLAGS, DT_FLAGS_1 = 14, 16, 30, 0x6FFFFFFB
 DF_SYMBOLIC = 0x2
 STB_NAMES = {0: 'LOCAL', 1: 'GLOBAL', 2: 'WEAK', 10: 'UNIQUE'}
@@ -80,6 +81,30 @@ class Elf:
                     if tag == DT_SONAME:
                         return self._name(strtab, value)
         return None
+
+    def dynversions(self):
+        """The version each .dynsym entry is defined at ('' when none), in
+        .dynsym order: .gnu.version indexes .gnu.version_d (a reference's
+        version, from .gnu.version_r, is not needed: only definitions are
+        asked)."""
+        names, versym = {}, None
+        for s in self.sections:
+            if s[1] == SHT_GNU_VERDEF:
+                strtab, off = self._strtab(s[6]), s[4]
+                while True:
+                    _ver, _flags, ndx, _cnt, _hash, aux, nxt = struct.unpack_from('<HHHHIII', self.data, off)
+                    name, = struct.unpack_from('<I', self.data, off + aux)
+                    names[ndx] = self._name(strtab, name)
+                    if not nxt:
+                        break
+                    off += nxt
+            elif s[1] == SHT_GNU_VERSYM:
+                versym = s
+        n = len(self.symbols(SHT_DYNSYM))
+        if versym is None:
+            return [''] * n
+        idx = struct.unpack_from(f'<{n}H', self.data, versym[4])
+        return [names.get(i & 0x7FFF, '') if (i & 0x7FFF) > 1 else '' for i in idx]
 
     def dynrelocs(self):
         """(type, dynsym) of every dynamic relocation that names a symbol."""

@@ -1,0 +1,141 @@
+"""debian.py CASE [--pause FIFO]: one multi-library process built only from
+Debian packages, doing a little real work. With --pause, once the work is
+done and before the case's last step (the one that may abort), it prints
+`paused <pid>` and waits until FIFO is written to: the harness looks at the
+live process meanwhile (symsplit --pid, /proc/PID/maps). Cases:"""
+import ctypes
+import os
+import sys
+
+
+def gtk3(version='3.0'):
+    import gi
+    gi.require_version('Gtk', version)
+    from gi.repository import Gtk
+    return Gtk
+
+
+def gtk3_gtk4(mode):
+    """GTK 3 through python3-gi (GModule opens it RTLD_GLOBAL), then GTK 4 by
+    ctypes (mode), then GTK 4's gtk_init_check."""
+    def run():
+        Gtk = gtk3()
+        print(f'gtk {Gtk.get_major_version()}.{Gtk.get_minor_version()} through gi')
+        g4 = ctypes.CDLL('libgtk-4.so.1', mode=mode)
+        g4.gtk_get_major_version.restype = ctypes.c_uint
+        print(f'gtk {g4.gtk_get_major_version()} by ctypes')
+        yield
+        print(f'gtk 4 gtk_init_check: {g4.gtk_init_check()}')
+    return run
+
+
+def gtk4_gstgtk3():
+    """A GTK 4 program (gi, Gtk 4.0) that makes GStreamer's GTK 3 video sink
+    (gtksink, libgstgtk.so from gstreamer1.0-gtk3)."""
+    import gi
+    gi.require_version('Gtk', '4.0')
+    gi.require_version('Gst', '1.0')
+    from gi.repository import Gst, Gtk
+    print(f'gtk {Gtk.get_major_version()}.{Gtk.get_minor_version()} through gi')
+    Gst.init(None)
+    sink = Gst.ElementFactory.make('gtksink', None)
+    print(f'gtksink: {"made" if sink else "not made"}')
+    yield
+    if sink:
+        print(f'gtksink widget: {type(sink.props.widget).__name__}')
+
+
+def numpy_scipy():
+    """numpy and scipy: determinant, LU, FFT, a sparse product, gamma."""
+    import numpy as np
+    import scipy.fft
+    import scipy.linalg
+    import scipy.sparse
+    import scipy.special
+    a = np.arange(16, dtype=float).reshape(4, 4) + np.eye(4)
+    lu = scipy.linalg.lu_factor(a)
+    f = scipy.fft.fft(np.ones(8))
+    s = scipy.sparse.identity(4, format='csr') @ a
+    print(f'det {np.linalg.det(a):.1f}, lu {lu[0].shape}, fft {f[0].real:.0f}, sparse {s.shape}, gamma {scipy.special.gamma(5):.0f}')
+    yield
+
+
+def numpy_only():
+    """numpy alone: a determinant and an FFT."""
+    import numpy as np
+    a = np.arange(16, dtype=float).reshape(4, 4) + np.eye(4)
+    print(f'det {np.linalg.det(a):.1f}, fft {np.fft.fft(np.ones(8))[0].real:.0f}')
+    yield
+
+
+def lxml_xslt():
+    """python3-lxml on Debian's libxml2 and libxslt: parse, XPath, XSLT."""
+    from lxml import etree
+    doc = etree.fromstring(b'<r><i n="1"/><i n="2"/></r>')
+    xsl = etree.XSLT(etree.fromstring(
+        b'<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">'
+        b'<xsl:template match="/"><s><xsl:value-of select="sum(//i/@n)"/></s></xsl:template></xsl:stylesheet>'))
+    print(f'xpath {len(doc.xpath("//i"))} items, xslt sum {str(xsl(doc)).split(">")[-2].split("<")[0]}')
+    yield
+
+
+def gst_plugins():
+    """GStreamer with several plugins (core, base, good): video to JPEG and
+    back to PNG, audio to Vorbis in Ogg."""
+    import gi
+    gi.require_version('Gst', '1.0')
+    from gi.repository import Gst
+    Gst.init(None)
+    for desc in ('videotestsrc num-buffers=3 ! videoconvert ! videoscale ! video/x-raw,width=32,height=32 ! jpegenc ! jpegdec ! videoconvert ! pngenc ! fakesink',
+                 'audiotestsrc num-buffers=3 ! audioconvert ! vorbisenc ! oggmux ! fakesink'):
+        p = Gst.parse_launch(desc)
+        p.set_state(Gst.State.PLAYING)
+        msg = p.get_bus().timed_pop_filtered(10 * Gst.SECOND, Gst.MessageType.EOS | Gst.MessageType.ERROR)
+        p.set_state(Gst.State.NULL)
+        print(f'{desc.split()[0]}: {msg.type.first_value_nick if msg else "timeout"}')
+    yield
+
+
+def imagemagick():
+    """ImageMagick 6 through python3-wand (ctypes): one image written by
+    several coders (modules ImageMagick loads at run time)."""
+    from wand.image import Image
+    with Image(width=16, height=16, background='#c04000') as img:
+        sizes = []
+        for fmt in ('png', 'jpeg', 'tiff', 'webp', 'gif'):
+            with img.clone() as c:
+                c.format = fmt
+                sizes.append(f'{fmt} {len(c.make_blob())}')
+    print('wrote ' + ', '.join(sizes))
+    yield
+
+
+CASES = {
+    'gtk3-gtk4': gtk3_gtk4(ctypes.RTLD_LOCAL),
+    'gtk3-gtk4-global': gtk3_gtk4(ctypes.RTLD_GLOBAL),
+    'gtk4-gstgtk3': gtk4_gstgtk3,
+    'numpy-scipy': numpy_scipy,
+    'numpy': numpy_only,
+    'lxml': lxml_xslt,
+    'gst-plugins': gst_plugins,
+    'imagemagick': imagemagick,
+}
+
+
+def main(argv):
+    if len(argv) not in (1, 3) or argv[0] not in CASES or (len(argv) == 3 and argv[1] != '--pause'):
+        sys.exit(f'usage: debian.py CASE [--pause FIFO]; cases: {" ".join(CASES)}')
+    steps = CASES[argv[0]]()
+    next(steps)                       # the work
+    sys.stdout.flush()
+    if len(argv) == 3:
+        print(f'paused {os.getpid()}', flush=True)
+        with open(argv[2]) as f:      # blocks until the harness writes
+            f.read()
+    for _ in steps:                   # the last step, if the case has one
+        pass
+    sys.stdout.flush()
+
+
+if __name__ == '__main__':
+    main(sys.argv[1:])
