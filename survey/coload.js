@@ -1,10 +1,17 @@
 'use strict';
 // coload.js: load npm native addons into one node process, exercise each a
 // little, then copy /proc/self/maps. Usage:
-//   node coload.js --prefix DIR --maps FILE [--global ADDON] ADDON...
+//   node coload.js --prefix DIR --maps FILE [--global ADDON] [--more FILE]
+//                  [--pause FIFO] [--keep-going] ADDON...
 // DIR holds node_modules; ADDON is a name of the table below. --global
 // loads that addon first, every object it dlopens RTLD_NOW|RTLD_GLOBAL: the
-// promotion an `import torch` first makes in Python.
+// promotion an `import torch` first makes in Python. --more FILE adds the
+// addons of another table (a module exporting (need, scratch) => ({name:
+// work})): realworld/addons.js. --pause FIFO: once every addon did its work
+// and the maps are written, print `paused <pid>` and wait until FIFO is
+// written to (a harness looks at the live process meanwhile). --keep-going:
+// an addon that throws is reported (`ADDON: failed: message`) and the rest
+// still load; the exit status is then 3, after the pause.
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -15,13 +22,14 @@ const args = process.argv.slice(2);
 const opt = { addons: [] };
 while (args.length) {
 	const a = args.shift();
-	if (a === '--prefix' || a === '--maps' || a === '--global') {
+	if (a === '--prefix' || a === '--maps' || a === '--global' || a === '--more' || a === '--pause') {
 		if (!args.length) die(`${a} needs a value`);
 		opt[a.slice(2)] = args.shift();
-	} else if (a.startsWith('-')) die(`unknown option '${a}'`);
+	} else if (a === '--keep-going') opt.keepGoing = true;
+	else if (a.startsWith('-')) die(`unknown option '${a}'`);
 	else opt.addons.push(a);
 }
-if (!opt.prefix || !opt.maps) die('usage: coload.js --prefix DIR --maps FILE [--global ADDON] ADDON...');
+if (!opt.prefix || !opt.maps) die('usage: coload.js --prefix DIR --maps FILE [--global ADDON] [--more FILE] [--pause FIFO] [--keep-going] ADDON...');
 if (!fs.existsSync(path.join(opt.prefix, 'node_modules'))) die(`no node_modules under '${opt.prefix}' (run make survey)`);
 const need = createRequire(path.join(path.resolve(opt.prefix), 'package.json'));
 let scratch; // made once the arguments are known good (under TMPDIR)
@@ -111,6 +119,7 @@ function mapped() {
 }
 
 async function main() {
+	if (opt.more) Object.assign(ADDONS, require(path.resolve(opt.more))(need, () => scratch));
 	for (const a of opt.addons) if (!ADDONS[a]) die(`unknown addon '${a}' (known: ${Object.keys(ADDONS).join(' ')})`);
 	scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'coload-'));
 	let order = opt.addons;
@@ -132,8 +141,17 @@ async function main() {
 		for (const f of mapped()) if (!before.has(f)) console.log(`promoted ${f}`);
 		order = opt.addons.filter((a) => a !== opt.global);
 	}
-	for (const a of order) console.log(`${a}: ${await ADDONS[a]()}`);
+	let failed = 0;
+	for (const a of order) {
+		if (!opt.keepGoing) { console.log(`${a}: ${await ADDONS[a]()}`); continue; }
+		try { console.log(`${a}: ${await ADDONS[a]()}`); } catch (e) { failed++; console.log(`${a}: failed: ${String(e.message || e).split('\n')[0]}`); }
+	}
 	fs.writeFileSync(opt.maps, fs.readFileSync('/proc/self/maps'));
 	fs.rmSync(scratch, { recursive: true, force: true });
+	if (opt.pause) {
+		console.log(`paused ${process.pid}`);
+		fs.readFileSync(opt.pause); // blocks until the harness writes and closes it
+	}
+	if (failed) process.exitCode = 3;
 }
 main().catch((e) => { if (scratch) fs.rmSync(scratch, { recursive: true, force: true }); die(e.stack || String(e)); });
