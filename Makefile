@@ -213,7 +213,9 @@ toolchain-report:
 .PHONY: toolchain-report
 
 # matrix/lab.mk first: it defines the scenario fixes/ builds on.
-include matrix/lab.mk $(filter-out matrix/lab.mk,$(sort $(wildcard */lab.mk))) $(wildcard tools/*/lab.mk)
+# realworld/lab.mk comes last: its rules use the survey's install machinery
+# and symsplit's build, defined by the fragments before it.
+include matrix/lab.mk $(filter-out matrix/lab.mk realworld/lab.mk,$(sort $(wildcard */lab.mk))) $(wildcard tools/*/lab.mk) $(wildcard realworld/lab.mk)
 
 evidence: $(EVIDENCE_TARGETS)
 

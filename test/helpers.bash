@@ -63,9 +63,9 @@ golden_diff() {
 # The row tables, read through the same reader as make (scripts/rows2mk), so
 # a test never names a row or a count that a table states.
 # table_file LAB: the lab's table (the rxe lab lives in rxe-variant/, the
-# survey's units in survey/addons).
+# survey's units in survey/addons, the realworld corpus in realworld/cases).
 table_file() {
-	case $1 in rxe) echo "$TOP/rxe-variant/rows" ;; survey) echo "$TOP/survey/addons" ;; *) echo "$TOP/$1/rows" ;; esac
+	case $1 in rxe) echo "$TOP/rxe-variant/rows" ;; survey) echo "$TOP/survey/addons" ;; realworld) echo "$TOP/realworld/cases" ;; *) echo "$TOP/$1/rows" ;; esac
 }
 # table_mk LAB: the file holding rows2mk's reading of the lab's table, read
 # once per bats file and again only when the table is newer (a test may edit

@@ -1,0 +1,128 @@
+#!/usr/bin/env bats
+# realworld: the corpus's subset (realworld/cases, column subset) run once by
+# make realworld-subset. These tests check the harness: that the truth it
+# derives from each process is what the process's own record says, by
+# readers of their own (grep over the loader's lines, readelf), and that
+# the comparison with symsplit can say "disagree". Whether symsplit agrees
+# today is measured (the table), never a test here.
+load helpers
+
+setup_file() {
+	local rc=0
+	make -s -C "$TOP" --no-print-directory B="$BUILD" realworld-subset > "$BATS_FILE_TMPDIR/subset.out" 2>&1 || rc=$?
+	echo "$rc" > "$BATS_FILE_TMPDIR/subset.status"
+	export RW="$BUILD/realworld"
+}
+
+subset_cases() { rows_with realworld subset '^yes$'; }
+# ld CASE: the loader's record of the case's process (the file with bindings)
+ld() { echo "$RW/$1/ld.$(cat "$RW/$1/pid")"; }
+# binds CASE REF DEF NAME: the record has REF's reference to NAME bound to DEF
+binds() { grep -qE "binding file [^ ]*/$2 \[0\] to [^ ]*/$4 \[0\]: normal symbol \`$3'" "$(ld "$1")"; }
+# defines FILE NAME: readelf says FILE exports a definition of NAME
+defines() { readelf -W --dyn-syms "$1" | awk -v n="$2" '$7 != "UND" && ($8 == n || index($8, n "@") == 1) { f = 1 } END { exit !f }'; }
+# mapped CASE FILE: the path of FILE as the case's loader record names it
+mapped() { grep -o -m1 "/[^ ]*/$2" "$(ld "$1")" | head -n 1; }
+
+@test "realworld: make realworld-subset runs every subset case and exits 0 (symsplit's disagreements are not failures)" {
+	[ "$(cat "$BATS_FILE_TMPDIR/subset.status")" = 0 ] || fail "$(tail -n 20 "$BATS_FILE_TMPDIR/subset.out")"
+	local c n=0
+	for c in $(subset_cases); do
+		grep -q "^== $c: " "$BATS_FILE_TMPDIR/subset.out" || fail "no header for $c"
+		n=$((n + 1))
+	done
+	[ "$n" -ge 3 ] || fail "only $n subset cases"
+}
+
+@test "realworld: each subset case's derived truth (verdict, outcome) is its expect cell" {
+	local c got n=0
+	for c in $(subset_cases); do
+		got="$(sed -n 's/^verdict: //p' "$RW/$c/truth") $(sed -n 's/^outcome: \([a-z]*\).*/\1/p' "$RW/$c/truth")"
+		[ "$got" = "$(table_cell realworld "$c" expect)" ] || fail "$c: truth $got, expect cell $(table_cell realworld "$c" expect)"
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ]
+}
+
+@test "realworld: the crash is a fact: the promoted duckdb run died by a signal and the truth says crash" {
+	local s; s=$(cat "$RW/node-subset-promote-duckdb/status")
+	[ "$s" -ge 128 ] || fail "exit $s"
+	grep -q "^outcome: crash .*(exit $s)" "$RW/node-subset-promote-duckdb/truth"
+}
+
+@test "realworld: the promotion is in the record: duckdb.node joins the global scope, and the --dlopen options say so" {
+	grep -qE 'add [^ ]*/duckdb\.node \[0\] to global scope' "$(ld node-subset-promote-duckdb)"
+	grep -qE -- '--dlopen [^ ]*/duckdb\.node:global' "$RW/node-subset-promote-duckdb/dlopen-args"
+	if grep -qE 'to global scope' "$(ld node-subset)"; then fail "the unpromoted run added something to the global scope"; fi
+	grep -qE -- '--dlopen [^ ]*/duckdb\.node:local' "$RW/node-subset/dlopen-args"
+}
+
+@test "realworld: each crossed COLLISION name: the loader bound classic-level.node's reference to duckdb.node, and both export it (readelf)" {
+	local n cl dd k=0
+	cl=$(mapped node-subset-promote-duckdb 'classic-level\.node') dd=$(mapped node-subset-promote-duckdb 'duckdb\.node')
+	while read -r kind n; do
+		[ "$kind" = COLLISION ] || continue
+		binds node-subset-promote-duckdb classic-level.node "$n" duckdb.node || fail "$n: no such binding in the record"
+		defines "$cl" "$n" || fail "$n: classic-level.node does not define it"
+		defines "$dd" "$n" || fail "$n: duckdb.node does not define it"
+		k=$((k + 1))
+	done < "$RW/node-subset-promote-duckdb/truth-names"
+	[ "$k" -gt 0 ] || fail "no COLLISION name derived"
+}
+
+@test "realworld: unpromoted, the same names stay apart: classic-level.node's references bind its own copy, and the truth says LATENT" {
+	binds node-subset classic-level.node _ZTV10OpenWorker classic-level.node
+	if binds node-subset classic-level.node _ZTV10OpenWorker duckdb.node; then fail "classic-level.node bound its OpenWorker to duckdb.node unpromoted"; fi
+	grep -qE '^LATENT namesakes: duckdb\.node classic-level\.node: .* 0 of 2 in the global scope' "$RW/node-subset/truth"
+	[ ! -s "$RW/node-subset/truth-names" ]
+}
+
+@test "realworld: numpy's LATENT copies: two extension modules export npy_atan2 (readelf), neither is in the global scope" {
+	local line a b d
+	line=$(grep -m1 -E '^LATENT copies: .* e\.g\. npy_atan2$' "$RW/numpy/truth") || fail "no npy_atan2 partition in the truth"
+	read -r _ _ a b _ <<< "$line"; b=${b%:}
+	d=$(dirname "$(grep -o "/[^ ]*/$a" "$(ld numpy)" | head -n 1)")
+	defines "$d/$a" npy_atan2 && defines "$d/$b" npy_atan2
+	if grep -qE "add [^ ]*/($a|$b) \[0\] to global scope" "$(ld numpy)"; then fail "a module holding npy_atan2 joined the global scope"; fi
+}
+
+@test "realworld: the truth follows the record: a doctored binding of classic-level's OpenWorker to duckdb.node is a COLLISION" {
+	local t="$BATS_TEST_TMPDIR/doctored" f dd
+	cp -r "$RW/node-subset" "$t"
+	f=$t/ld.$(cat "$t/pid")
+	dd=$(mapped node-subset 'duckdb\.node')
+	grep -q "classic-level.node \[0\]: normal symbol \`_ZTV10OpenWorker'" "$f"
+	sed -i -E "s|(binding file [^ ]*/classic-level\\.node \\[0\\] to )[^ ]*/classic-level\\.node( \\[0\\]: normal symbol \`_ZTV10OpenWorker')|\\1$dd\\2|" "$f"
+	if grep -q "classic-level.node \\[0\\]: normal symbol \`_ZTV10OpenWorker'" "$f"; then fail "the doctoring left the binding as it was"; fi
+	run "$TOP/realworld/truth" "$t"
+	assert_success
+	assert_line 'verdict: COLLISION'
+	assert_line --regexp '^COLLISION classic-level\.node -> duckdb\.node: 1 reference\(s\) crossed'
+}
+
+@test "realworld: agreement says disagree when a symsplit row claims a SPLIT on a name that did not cross" {
+	local t="$BATS_TEST_TMPDIR/fake"
+	cp -r "$RW/node-subset" "$t"
+	printf '%s\n' '{"findings":[{"verdict":"SPLIT","symbol":"made_up_name","sev":"high"}]}' > "$t/sym-files.json"
+	echo 1 > "$t/sym-files.status"
+	run "$TOP/realworld/agreement" --cells "$t"
+	assert_success
+	assert_line "cell fake files disagree SPLIT"
+	run "$TOP/realworld/agreement" "$t"
+	assert_line --partial "SPLIT on names that did not cross: made_up_name"
+}
+
+@test "realworld: agreement prints one cell per case and mode" {
+	local c
+	run "$TOP/realworld/agreement" --cells $(for c in $(subset_cases); do echo "$RW/$c"; done)
+	assert_success
+	[ "${#lines[@]}" -eq $(( $(subset_cases | wc -l) * 6 )) ]
+}
+
+@test "realworld: nothing was left outside the build directory" {
+	local c
+	for c in $(subset_cases); do
+		grep -qxE 'none|not checked.*' "$RW/$c.leftovers" || fail "$c left: $(cat "$RW/$c.leftovers")"
+	done
+}
+
