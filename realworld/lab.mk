@@ -65,9 +65,10 @@ rw_report = $(RW_SRC)/report $(foreach c,$1,$(call shq,$c|$(realworld.$c.expect)
 # make realworld: install (Debian packages, the npm pins), build symsplit,
 # run every case, report. ROW=<id> runs one case.
 RW_SELECTED = $(or $(ROW),$(RW_CASES))
+ROW_GOALS += realworld
 $(if $(filter realworld,$(MAKECMDGOALS)),$(call refuse,case,$(RW_SELECTED),$(RW_CASES)))
 realworld: realworld-deps
-	+$(Q)$(MAKE) --no-print-directory $(foreach c,$(RW_SELECTED),$(RW_B)/$c/truth)
+	+$(Q)$(MAKE) --no-print-directory ROW= $(foreach c,$(RW_SELECTED),$(RW_B)/$c/truth)
 	$(Q)$(call rw_report,$(RW_SELECTED))
 realworld-deps:
 	$(Q)$(SCRIPTS)/deps $(RW_DEBS) && $(survey_npm)
