@@ -86,5 +86,4 @@ realworld-lock:
 		(cd $(SURVEY_B)/lock-realworld && $(SURVEY_ENV) npm install --package-lock-only --ignore-scripts --loglevel=error) && \
 		$(SURVEY_SRC)/lockcheck --strip $(SURVEY_B)/lock-realworld/package-lock.json > $(RW_SRC)/package-lock.json
 .PHONY: realworld realworld-deps realworld-subset realworld-lock
-CLEAN_DIRS += realworld
 HELP_LINES += "  make realworld    a corpus of real Debian and npm processes, truth from each run, symsplit in every input mode: the agreement table (downloads ~270 MB once; ROW=<case>)"
