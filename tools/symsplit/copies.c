@@ -148,7 +148,6 @@ static struct copy *fingerprint(struct module *m)
     return c;
 }
 
-void copies_free(void *p) { free(p); }
 
 int common_family(struct module *a, struct module *b)
 {

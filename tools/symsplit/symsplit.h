@@ -119,7 +119,7 @@ int calls_itself(struct module *m, int defidx);   /* 1: code calls this own expo
 /* ---- funcstate.c ---- */
 int function_state(struct module *m, const struct def *d);  /* 1 own state, 0 none, -1 unknown */
 void funcstate_free(void *fstate);
-void copies_free(void *copies);
+
 int insn_boundary(struct module *m, uint64_t addr);          /* 1 yes, 0 no, -1 unknown */
 
 /* ---- demangle.c ---- */
