@@ -39,8 +39,6 @@ void decide_collision(struct decision *d, const struct collision *c);
 /* A library in 2+ copies (copies.c): informative; sev from the state it holds. */
 void decide_copy(struct decision *d, const char *sev);
 void decision_free(struct decision *d);
-/* Does this definition's copy reach state of its own, proven (not estimated)? */
-int proven_state(struct module *m, const struct def *d);
 /* Is a finding about name, among these modules, on the allowlist? */
 int decide_allowed(const struct allow *a, const struct image *im, const char *name, const struct binding *b, int n);
 /* 2 error, 3 an image cannot load, 1 split (with --strict: also LATENT, COPY, COLLISION), 0. */

@@ -283,8 +283,12 @@ void pairs_note(struct pairs *ps, const char *name, const struct finding *f);
 int pairs_report(struct pairs *ps, struct report *r);
 /* copies.c: a and b carry one library (an exported or hidden copy of a fingerprinted family). */
 int common_family(struct module *a, struct module *b);
-/* policy.c: two definitions of one name that are not copies of one thing. */
+/* state.c: what two copies hold.  Two definitions of one name that are not
+ * copies of one thing; a definition's copy reaching state of its own, proven
+ * (not estimated); a capture in which nothing can diverge (the reason). */
 int different_entities(const struct module *a, const struct def *da, const struct module *b, const struct def *db);
+int proven_state(struct module *m, const struct def *d);
+const char *capture_harmless(const struct image *im, const struct finding *f, char **owned, int *proven);
 void report_finish(struct report *r, int images, int errors);
 struct allow *allow_load(const char *path, char **err);
 int allow_match(const struct allow *a, const char *sym, const char *const *mods, int nmods);
