@@ -16,7 +16,7 @@ int vclass_shown(enum vclass v, int show_all) { return show_all || shown[v]; }
 
 static const char *mname(const struct image *im, int i) { return module_name(im->mods[i].m); }
 
-void decide_capture(const struct image *im, const struct finding *f, struct decision *d)
+static void decide_capture(const struct image *im, const struct finding *f, struct decision *d)
 {
     const struct def *dx = &im->mods[f->x].m->defs[f->xdef], *dy = &im->mods[f->target].m->defs[f->def];
     int data = dx->kind == K_DATA || dy->kind == K_DATA;
@@ -29,14 +29,14 @@ void decide_capture(const struct image *im, const struct finding *f, struct deci
     d->cls = d->reason ? V_INFO : f->conf == C_POSSIBLE ? V_MAYBE : V_SPLIT;
 }
 
-void decide_noload(struct decision *d, int fragile)
+static void decide_noload(struct decision *d, int fragile)
 {
     memset(d, 0, sizeof *d);
     d->cls = V_NOLOAD;
     d->sev = fragile ? "med" : "high";   /* med: loads, but only from one current directory */
 }
 
-void decide_collision(struct decision *d, const struct collision *c)
+static void decide_collision(struct decision *d, const struct collision *c)
 {
     memset(d, 0, sizeof *d);
     /* never "nothing diverges": the two libraries' code works on different state */
@@ -45,34 +45,129 @@ void decide_collision(struct decision *d, const struct collision *c)
     d->sev = split ? "high" : "med";
 }
 
-void decide_copy(struct decision *d, const char *sev)
+static void decide_copy(struct decision *d, const char *sev)
 {
     memset(d, 0, sizeof *d);
     d->cls = V_COPY;
     d->sev = sev;    /* from the state the library holds (copies.c's table) */
 }
 
-int decide_latent(struct decision *d)
+static int decide_latent(struct decision *d)
 {
     if (d->cls != V_SPLIT) return 0;   /* only a would-be split is worth a LATENT row */
     d->cls = V_LATENT;
     return 1;
 }
 
-void decision_free(struct decision *d) { free(d->owned); d->owned = NULL; }
+static void decision_free(struct decision *d) { free(d->owned); d->owned = NULL; }
 
-int decide_allowed(const struct allow *a, const struct image *im, const char *name, const struct binding *b, int n)
+/* Is a finding about name, among these modules, on the allowlist? */
+static int allowed(const struct allow *a, const struct image *im, const char *name, const int *idx, int n)
 {
     if (!a) return 0;
-    const char **mods = xcalloc(2 * n + 2, sizeof *mods);
-    int nm = 0;
-    for (int i = 0; i < n; i++) {
-        mods[nm++] = mname(im, b[i].binder);
-        mods[nm++] = mname(im, b[i].target);
-    }
-    int allowed = allow_match(a, name, mods, nm);
+    const char **mods = xcalloc(n + 2, sizeof *mods);
+    for (int i = 0; i < n; i++) mods[i] = mname(im, idx[i]);
+    int yes = allow_match(a, name, mods, n);
     free(mods);
-    return allowed;
+    return yes;
+}
+
+struct policy {
+    struct allow *allow;
+    struct strmap seen;      /* image, symbol, binder, live copy of each SPLIT/LATENT row; pairs likewise */
+    int suppressed;
+};
+
+struct policy *policy_new(struct allow *allow)
+{
+    struct policy *p = xcalloc(1, sizeof *p);
+    p->allow = allow;
+    return p;
+}
+
+int policy_suppressed(const struct policy *p) { return p->suppressed; }
+
+static void set(struct item *it, struct decision *d)
+{
+    it->keep = K_SHOW;
+    it->cls = d->cls;
+    it->csev = d->sev;
+    it->reason = d->reason;
+    it->owned = d->owned;
+}
+
+/* A capture: allowlisted, else graded; a finding already made stays one
+ * row, and in a latent pass only what the promotion adds is kept. */
+static void grade_capture(struct policy *p, const struct image *im, const struct findings *fs, struct item *it)
+{
+    const struct finding *f = &it->f;
+    struct decision d;
+    it->sym = it->name;
+    if (allowed(p->allow, im, it->name, it->mods, it->nmods)) { p->suppressed++; it->keep = K_SUPPRESSED; return; }
+    decide_capture(im, f, &d);
+    char *key = xasprintf("%s\1%s\1%s\1%s", im->exe_path, it->name, mname(im, f->binder), im->mods[f->x].m->path);
+    int dup = strmap_get(&p->seen, key) != NULL;
+    if (fs->promoted && (dup || !decide_latent(&d))) { free(key); decision_free(&d); it->keep = K_DROP; return; }
+    if (d.cls == V_SPLIT || d.cls == V_LATENT) strmap_put(&p->seen, key, p);
+    free(key);
+    set(it, &d);
+}
+
+/* Two different libraries that share names: one row for the pair. */
+static void grade_collision(struct policy *p, const struct image *im, const struct findings *fs, struct item *it)
+{
+    const struct collision *c = &it->c;
+    struct decision d;
+    decide_collision(&d, c);
+    it->sym = d.cls == V_SPLIT ? c->name : it->own;
+    int mods[2] = { c->a, c->b };
+    char *key = xasprintf("%s\1pair\1%s\1%s", im->exe_path, im->mods[c->a].m->path, im->mods[c->b].m->path);
+    int dup = strmap_get(&p->seen, key) != NULL;
+    it->keep = K_DROP;
+    /* a latent pass reports a split the promotion adds, nothing else */
+    /* a collision row needs the names to meet, and more than one of them:
+     * one shared name is a convention (NSPR's libVersionPoint in each of
+     * its libraries, a plugin's entry point), not another library's interface */
+    if ((fs->promoted && (dup || !decide_latent(&d))) || (d.cls == V_COLLISION && (!c->meet || (c->shared < 2 && !c->name))))
+        ;
+    else if (allowed(p->allow, im, it->sym, mods, 2)) { p->suppressed++; it->keep = K_SUPPRESSED; }
+    else {
+        if (d.cls != V_COLLISION) strmap_put(&p->seen, key, p);
+        set(it, &d);
+        d.owned = NULL;
+    }
+    free(key);
+    decision_free(&d);
+}
+
+void policy_grade(struct policy *p, const struct image *im, struct findings *fs)
+{
+    struct decision d;
+    for (int i = 0; i < fs->n; i++) {
+        struct item *it = &fs->v[i];
+        switch (it->kind) {
+        case F_CAPTURE: grade_capture(p, im, fs, it); break;
+        case F_COLLISION: grade_collision(p, im, fs, it); break;
+        case F_PARTITION: {   /* beside a split it is no row of its own; a latent pass adds none */
+            const struct item *cap = it->capture >= 0 ? &fs->v[it->capture] : NULL;
+            it->sym = it->name;
+            if (fs->promoted || (cap && cap->keep == K_SHOW && cap->cls == V_SPLIT)) { it->keep = K_DROP; break; }
+            decide_copy(&d, "med");   /* the state behind each copy is proven */
+            set(it, &d);
+            break;
+        }
+        case F_COPY:
+            it->sym = it->name;
+            decide_copy(&d, it->sev);
+            set(it, &d);
+            break;
+        case F_NOLOAD:
+            it->sym = it->name;
+            decide_noload(&d, it->fragile);
+            set(it, &d);
+            break;
+        }
+    }
 }
 
 int exit_status(const int count[V_NCLASS], int errors, int strict)
