@@ -206,7 +206,10 @@ struct observed {
     int nbinds;
     const struct live *live; /* --pid: each image module's GOT/PLT slots instead (live.c) */
 };
+/* record.c: one binding of the loader's record (paths stat'ed once); the key of a binding */
+struct fileid { dev_t dev; ino_t ino; int ok; };
 void observed_bind(struct observed *o, const char *binder, const char *target, const char *name, const char *ver);
+char *observed_key(dev_t dev, ino_t ino, const char *name, const char *ver);
 /* The module (image index) from's reference to name@ver was seen bound to, or -1. */
 int observed_module(const struct image *im, int from, const char *name, const char *ver);
 
@@ -221,7 +224,8 @@ void live_describe(const struct live *lv, const struct image *im, FILE *f);   /*
  * bound (*lazy: still in its PLT) or not read. */
 int live_module(const struct live *lv, int from, const char *name, int *lazy);
 
-/* ---- maps.c: --pid / --maps ---- */
+/* ---- maps.c: --pid / --maps: the files a process mapped; image_maps.c: its image ---- */
+char **maps_files(const char *file, int *n, char **err);      /* unique paths, address order; NULL with *err */
 int maps_image(const char *file, const char **exe, const struct dlopen_req *user, int nuser,
                struct dlopen_req **out, char **err);
 char *maps_of_pid(const char *pid, char **exe, char **err);   /* the maps file; *exe from /proc/PID/exe */
