@@ -1215,3 +1215,12 @@ le_ss() {   # ROW WORD: run symsplit as the run WORD starts the row's app
     assert_failure 1
     assert_output 'cycle: elf_module.c <-> version.c'
 }
+
+@test "symsplit: the reference's Shape of the code names each layer's files as tools/symsplit/layers does" {
+    run "$TOP/tools/symsplit/layers" --table
+    assert_success
+    [ "${#lines[@]}" -ge 5 ]
+    for l in "${lines[@]}"; do
+        grep -qF -- "$l" "$TOP/docs/symsplit-reference.md" || { echo "not in docs/symsplit-reference.md: $l"; false; }
+    done
+}
