@@ -15,7 +15,7 @@
  * GTK 3 and GTK 4 share 2585 names and 1518 of them have one size.  A
  * module without a SONAME (an executable, a plugin) and a library that
  * re-exports names of its own dependency (a shim) keep the model of copies. */
-#include "symsplit.h"
+#include "analyse.h"
 #include <elf.h>
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,7 @@
  * are one table; each row of it says what state such a copy holds, which
  * ranks the finding.  Within a group the more specific variant comes first
  * (BoringSSL also defines OpenSSL's names). */
-#include "symsplit.h"
+#include "analyse.h"
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>

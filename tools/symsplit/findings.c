@@ -1,7 +1,7 @@
 /* The findings of one image (or of one latent pass over it): plain data the
  * analysis appends (split.c, collide.c, copies.c, loadable.c), the policy
  * grades (policy.c) and the reporters print (report.c), in this order. */
-#include "symsplit.h"
+#include "analyse.h"
 #include <stdlib.h>
 #include <string.h>
 

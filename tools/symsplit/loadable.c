@@ -10,7 +10,7 @@
  *  - a version need the library found does not define ("version `V' not
  *    found"), unless the need is weak (ld.so then only warns);
  *  - a non-weak reference nothing defines ("undefined symbol"). */
-#include "symsplit.h"
+#include "analyse.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -3,7 +3,11 @@
  * decides anything. */
 #ifndef POLICY_H
 #define POLICY_H
-#include "symsplit.h"
+#include "analyse.h"
+
+/* allow.c: the allowlist, one 'SYMBOL [MODULE]' glob pair a line */
+struct allow *allow_load(const char *path, char **err);
+int allow_match(const struct allow *a, const char *sym, const char *const *mods, int nmods);
 
 /* Verdict classes: id, printed name, printed without --info. */
 #define VERDICTS(X) \

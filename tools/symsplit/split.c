@@ -14,7 +14,7 @@
  * Interposition with X's copy dead (the ordinary malloc case) is not a split;
  * neither are two copies each used only by their own dependents (two
  * independent instances), nor different versions of one name. */
-#include "symsplit.h"
+#include "analyse.h"
 #include <elf.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * state of its own, and why nothing can diverge when it does not (stateless
  * code, constants, vague linkage).  Facts about the files; policy.c grades
  * them. */
-#include "symsplit.h"
+#include "analyse.h"
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>

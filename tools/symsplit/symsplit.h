@@ -1,5 +1,7 @@
 /* symsplit: a static model of how ld.so binds dynamic symbols, used to find
- * split state (two modules of one process resolving one name to two copies). */
+ * split state (two modules of one process resolving one name to two copies).
+ * This header: the base, read and model layers; analyse.h, policy.h and
+ * report.h add one layer each (docs/symsplit-reference.md, Shape of the code). */
 #ifndef SYMSPLIT_H
 #define SYMSPLIT_H
 #include <stddef.h>
@@ -249,83 +251,4 @@ struct dlsyms *dlsyms_host(struct dlsyms *d, const char *host, char **err);
  * version it asks for (NULL: dlsym, the default version). */
 int dlsym_wanted(const struct dlsyms *d, const char *name, const char **ver);
 
-/* ---- findings: what the analysis found, as data (findings.c) ---- */
-/* A capture: `binder` was linked against module x (in its dependencies) but
- * its binding lands on (target, def); x's own definition xdef stays in use,
- * by the evidence ev_how (of ev_binder, or via the other name ev_name). */
-struct finding {
-    int binder, target, def, how;
-    int x, xdef, conf;
-    int ev_how, ev_binder;
-    const char *ev_name;
-    int collision;           /* the two definitions are different entities (sizes or bytes differ) */
-    int observed;            /* the capturing binding was read from the process, not modelled */
-    int local;               /* the binder's binding went through a dlopen's local scope */
-    int lazy;                /* --pid: the binder's slot for the name is not bound yet */
-};
-/* collide.c: two different libraries exporting the same names (one pair). */
-enum { D_MAJOR = 1, D_NAMES };  /* why different: another version of one base name; another name sharing a part */
-struct collision {
-    int a, b;                /* module indices, a < b */
-    int shared;              /* exported names both define */
-    const char *example;     /* one shared name */
-    int different, decided;  /* 0 same library (or unknown), D_MAJOR, D_NAMES */
-    int first, meet;         /* module the global scope finds first (-1 neither); the names meet in a scope */
-    int crossed;             /* references bound from one library to the other */
-    struct finding f;        /* the strongest of them, */
-    const char *name;        /* of this name (NULL: none crossed) */
-    int live;                /* its evidence that the library it was linked against stays in use; -1 none */
-};
-/* copies.c: one module's copy of a library (a COPY row's entry). */
-struct copyof { int mod; const char *kind, *variant, *version; };   /* variant: the fingerprint row's, the group's name when it has none */
-enum fkind { F_NOLOAD, F_CAPTURE, F_PARTITION, F_COLLISION, F_COPY };
-enum keep { K_SHOW, K_DROP, K_SUPPRESSED };   /* what the policy made of an item */
-struct item {
-    enum fkind kind;
-    const char *name;        /* the symbol (NOLOAD, capture, partition), the library group (COPY) */
-    struct finding f;        /* F_CAPTURE */
-    int *mods; int nmods;    /* F_CAPTURE: every binder and target of the name (for the allowlist) */
-    int capture;             /* F_PARTITION: the item of the same name's capture, -1 none */
-    int pm[8], pu[8], n;     /* F_PARTITION: each copy's module and one module binding it; F_COPY: n */
-    struct collision c;      /* F_COLLISION */
-    char *own;               /* a string the item owns: F_COLLISION's "a+b", F_NOLOAD's symbol */
-    int fragile;             /* F_NOLOAD: it loads, from one directory only */
-    char *why;               /* F_NOLOAD: what ld.so would refuse */
-    struct copyof *cp;       /* F_COPY: n of them */
-    const char *sev, *state; /* F_COPY: from the fingerprint table */
-    /* set by the policy (policy_grade) */
-    enum keep keep;
-    int cls; const char *csev, *reason; char *owned;
-    const char *sym;         /* the symbol column */
-};
-struct findings {
-    struct item *v; int n, cap;
-    int naive;               /* a name two modules define: what nm -D | sort | uniq -d would flag */
-    const char *promoted;    /* latent pass: the module assumed RTLD_GLOBAL, else NULL */
-};
-struct item *findings_add(struct findings *fs, enum fkind kind, const char *name);
-void findings_clear(struct findings *fs);   /* frees the items, keeps promoted */
-struct pairs;
-struct pairs *pairs_new(const struct image *im);
-void pairs_free(struct pairs *ps);
-void pairs_count(struct pairs *ps, const char *name, const int *dm, const int *dk, int nd);
-int pairs_different(struct pairs *ps, int a, int b);
-void pairs_note(struct pairs *ps, const char *name, const struct finding *f);
-void pairs_find(struct pairs *ps, struct findings *fs);   /* one F_COLLISION per pair of different libraries */
-/* split.c: captures, partitions and collisions of one image */
-void analyse_image(struct findings *fs, const struct image *im);
-/* loadable.c: NOLOAD items for what ld.so would refuse */
-void check_loadable(struct findings *fs, const struct image *im);
-/* copies.c: F_COPY items, one per library present in 2+ copies */
-void find_copies(struct findings *fs, const struct image *im);
-/* copies.c: a and b carry one library (an exported or hidden copy of a fingerprinted family). */
-int common_family(struct module *a, struct module *b);
-/* state.c: what two copies hold.  Two definitions of one name that are not
- * copies of one thing; a definition's copy reaching state of its own, proven
- * (not estimated); a capture in which nothing can diverge (the reason). */
-int different_entities(const struct module *a, const struct def *da, const struct module *b, const struct def *db);
-int proven_state(struct module *m, const struct def *d);
-const char *capture_harmless(const struct image *im, const struct finding *f, char **owned, int *proven);
-struct allow *allow_load(const char *path, char **err);
-int allow_match(const struct allow *a, const char *sym, const char *const *mods, int nmods);
 #endif
