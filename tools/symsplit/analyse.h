@@ -35,6 +35,24 @@ struct collision {
 };
 /* copies.c: one module's copy of a library (a COPY row's entry). */
 struct copyof { int mod; const char *kind, *variant, *version; };   /* variant: the fingerprint row's, the group's name when it has none */
+/* loadable.c: what ld.so would refuse, and what the words need. */
+enum nlcause {
+    N_NO_FILE,               /* a NEEDED path with a slash, no such file */
+    N_RUNPATH,               /* found only through another module's (via's) RUNPATH, at path */
+    N_DEV_NAME,              /* only the development name exists, at path */
+    N_NOT_FOUND,             /* no search rule finds it */
+    N_RELATIVE,              /* a relative NEEDED path: loads from one directory only (path: here, or NULL) */
+    N_VERSION,               /* version name of file is not defined by file at path (newest: newest) */
+    N_UNDEFINED,             /* a reference nothing defines, bound at start */
+    N_UNDEFINED_LAZY,        /* ... bound at the first call */
+};
+struct noload {
+    enum nlcause cause;
+    int by, via;             /* the module that needs it; N_RUNPATH: the module whose RUNPATH reaches it */
+    const char *need;        /* the NEEDED name, the version, the symbol */
+    const char *path, *file, *newest, *ver;
+    const char *names[3]; int nnames, more;   /* N_VERSION: its first symbols; more: how many more (both kinds) */
+};
 enum fkind { F_NOLOAD, F_CAPTURE, F_PARTITION, F_COLLISION, F_COPY };
 enum keep { K_SHOW, K_DROP, K_SUPPRESSED };   /* what the policy made of an item */
 struct item {
@@ -45,9 +63,8 @@ struct item {
     int capture;             /* F_PARTITION: the item of the same name's capture, -1 none */
     int pm[8], pu[8], n;     /* F_PARTITION: each copy's module and one module binding it; F_COPY: n */
     struct collision c;      /* F_COLLISION */
-    char *own;               /* a string the item owns: F_COLLISION's "a+b", F_NOLOAD's symbol */
-    int fragile;             /* F_NOLOAD: it loads, from one directory only */
-    char *why;               /* F_NOLOAD: what ld.so would refuse */
+    char *own;               /* a string the item owns: F_COLLISION's "a+b" */
+    struct noload nl;        /* F_NOLOAD */
     struct copyof *cp;       /* F_COPY: n of them */
     const char *sev, *state; /* F_COPY: from the fingerprint table */
     /* set by the policy (policy_grade) */

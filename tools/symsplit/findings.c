@@ -20,7 +20,7 @@ void findings_clear(struct findings *fs)
 {
     for (int i = 0; i < fs->n; i++) {
         struct item *it = &fs->v[i];
-        free(it->mods); free(it->own); free(it->why); free(it->cp); free(it->owned);
+        free(it->mods); free(it->own); free(it->cp); free(it->owned);
     }
     free(fs->v);
     fs->v = NULL;

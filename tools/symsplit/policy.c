@@ -163,7 +163,8 @@ void policy_grade(struct policy *p, const struct image *im, struct findings *fs)
             break;
         case F_NOLOAD:
             it->sym = it->name;
-            decide_noload(&d, it->fragile);
+            /* med: it loads, but only from one directory (relative NEEDED, a lazy undefined call) */
+            decide_noload(&d, it->nl.cause == N_RELATIVE || it->nl.cause == N_UNDEFINED_LAZY);
             set(it, &d);
             break;
         }

@@ -283,10 +283,63 @@ static void print_copies(struct report *r, const struct image *im, const struct 
     free(jl);
 }
 
+/* What ld.so would refuse, in its words where it has them. */
 static void print_noload(struct report *r, const struct image *im, const struct item *it)
 {
-    char *why = xasprintf("in %s: %s", im->exe_path, it->why);
+    const struct noload *nl = &it->nl;
+    const char *by = mname(im, nl->by), *n = nl->need;
+    char *why = xasprintf("in %s: ", im->exe_path);
+    char *more = nl->more ? xasprintf(" (and %d more)", nl->more) : xstrdup("");
+    switch (nl->cause) {
+    case N_NO_FILE:
+        cat(&why, "%s needs '%s', a path (a NEEDED name with a slash is opened as it stands, relative to "
+                  "the current directory), and there is no such file: the program cannot start%s", by, n, "");
+        break;
+    case N_RUNPATH:
+        cat(&why, "%s needs %s, which no search rule of %s finds; ", by, n, by);
+        cat(&why, "it is at %s, reached only through %s's RUNPATH, which serves %s's own NEEDED entries, ", nl->path,
+            mname(im, nl->via), mname(im, nl->via));
+        cat(&why, "not its dependencies' (RUNPATH is not transitive): give %s its own RUNPATH%s%s", by, "", "");
+        break;
+    case N_DEV_NAME:
+        cat(&why, "%s needs %s; only %s exists ", by, n, nl->path);
+        cat(&why, "(the development name, SONAME %s): the SONAME link %s is missing (ldconfig -n in its directory makes it)%s",
+            n, n, "");
+        break;
+    case N_NOT_FOUND:
+        cat(&why, "%s needs %s, which no search rule finds (RPATH, LD_LIBRARY_PATH, RUNPATH, "
+                  "ld.so.cache, default directories): the program cannot start%s", by, n, "");
+        break;
+    case N_RELATIVE:
+        cat(&why, "%s needs '%s', a relative path: ld.so opens it relative to the current directory, so the "
+                  "program starts only from a directory that has it (here: %s); link with -L DIR -lNAME "
+                  "and a RUNPATH instead", by, n, nl->path ? nl->path : "?");
+        break;
+    case N_VERSION: {
+        char *syms = xstrdup("");
+        for (int k = 0; k < nl->nnames; k++) cat(&syms, "%s%s%s", k ? ", " : "", nl->names[k], "");
+        char num[16];
+        snprintf(num, sizeof num, "%d", nl->more);
+        if (nl->more) cat(&syms, " and %s more%s%s", num, "", "");
+        cat(&why, "%s needs version %s of %s ", by, n, nl->file);
+        cat(&why, "(%s), but %s found at %s ", nl->nnames ? syms : "no symbol of its own", nl->file, nl->path);
+        cat(&why, "defines no %s (newest: %s): ld.so refuses to start it (\"version `%s' not found\")", n, nl->newest, n);
+        free(syms);
+        break;
+    }
+    case N_UNDEFINED:
+        cat(&why, "%s needs %s%s", by, n, nl->ver ? "@" : "");
+        cat(&why, "%s%s, which no module of the image defines: ld.so stops at start (\"undefined symbol\")%s",
+            nl->ver ? nl->ver : "", more, "");
+        break;
+    case N_UNDEFINED_LAZY:
+        cat(&why, "%s calls %s%s", by, n, nl->ver ? "@" : "");
+        cat(&why, "%s%s, which no module of the image defines: the program starts and stops at the first call "
+                  "(lazy binding)%s", nl->ver ? nl->ver : "", more, "");
+        break;
+    }
     row(r, im, it, -1, why, "");
+    free(more);
     free(why);
 }
 
