@@ -60,16 +60,19 @@ struct item {
     const char *name;        /* the symbol (NOLOAD, capture, partition), the library group (COPY) */
     struct finding f;        /* F_CAPTURE */
     int *mods; int nmods;    /* F_CAPTURE: every binder and target of the name (for the allowlist) */
+    const char *harmless;    /* F_CAPTURE: why nothing can diverge (state.c), NULL when something can */
+    int proven, data;        /* F_CAPTURE: the live copy's state is proven, not estimated; a data object */
     int capture;             /* F_PARTITION: the item of the same name's capture, -1 none */
     int pm[8], pu[8], n;     /* F_PARTITION: each copy's module and one module binding it; F_COPY: n */
     struct collision c;      /* F_COLLISION */
     char *own;               /* a string the item owns: F_COLLISION's "a+b" */
+    char *owned;             /* F_CAPTURE: harmless, when it had to be formatted */
     struct noload nl;        /* F_NOLOAD */
     struct copyof *cp;       /* F_COPY: n of them */
     const char *sev, *state; /* F_COPY: from the fingerprint table */
     /* set by the policy (policy_grade) */
     enum keep keep;
-    int cls; const char *csev, *reason; char *owned;
+    int cls; const char *csev;
     const char *sym;         /* the symbol column */
 };
 struct findings {

@@ -16,17 +16,15 @@ int vclass_shown(enum vclass v, int show_all) { return show_all || shown[v]; }
 
 static const char *mname(const struct image *im, int i) { return module_name(im->mods[i].m); }
 
-static void decide_capture(const struct image *im, const struct finding *f, struct decision *d)
+static void decide_capture(const struct item *it, struct decision *d)
 {
-    const struct def *dx = &im->mods[f->x].m->defs[f->xdef], *dy = &im->mods[f->target].m->defs[f->def];
-    int data = dx->kind == K_DATA || dy->kind == K_DATA;
+    const struct finding *f = &it->f;
     memset(d, 0, sizeof *d);
-    int proven = 0;
-    d->reason = capture_harmless(im, f, &d->owned, &proven);
-    /* med when disassembly or .symtab proves the state, low when it is estimated */
-    d->sev = d->reason ? "info" : data || f->collision ? "high" : proven ? "med" : "low";
-    /* only "possible" evidence: reported, but it does not make the exit status */
-    d->cls = d->reason ? V_INFO : f->conf == C_POSSIBLE ? V_MAYBE : V_SPLIT;
+    /* nothing can diverge: INFO */
+    d->sev = it->harmless ? "info" : it->data || f->collision ? "high" : it->proven ? "med" : "low";
+    /* med when disassembly or .symtab proves the state, low when it is estimated;
+     * only "possible" evidence: reported, but it does not make the exit status */
+    d->cls = it->harmless ? V_INFO : f->conf == C_POSSIBLE ? V_MAYBE : V_SPLIT;
 }
 
 static void decide_noload(struct decision *d, int fragile)
@@ -59,7 +57,6 @@ static int decide_latent(struct decision *d)
     return 1;
 }
 
-static void decision_free(struct decision *d) { free(d->owned); d->owned = NULL; }
 
 /* Is a finding about name, among these modules, on the allowlist? */
 static int allowed(const struct allow *a, const struct image *im, const char *name, const int *idx, int n)
@@ -92,8 +89,6 @@ static void set(struct item *it, struct decision *d)
     it->keep = K_SHOW;
     it->cls = d->cls;
     it->csev = d->sev;
-    it->reason = d->reason;
-    it->owned = d->owned;
 }
 
 /* A capture: allowlisted, else graded; a finding already made stays one
@@ -104,10 +99,10 @@ static void grade_capture(struct policy *p, const struct image *im, const struct
     struct decision d;
     it->sym = it->name;
     if (allowed(p->allow, im, it->name, it->mods, it->nmods)) { p->suppressed++; it->keep = K_SUPPRESSED; return; }
-    decide_capture(im, f, &d);
+    decide_capture(it, &d);
     char *key = xasprintf("%s\1%s\1%s\1%s", im->exe_path, it->name, mname(im, f->binder), im->mods[f->x].m->path);
     int dup = strmap_get(&p->seen, key) != NULL;
-    if (fs->promoted && (dup || !decide_latent(&d))) { free(key); decision_free(&d); it->keep = K_DROP; return; }
+    if (fs->promoted && (dup || !decide_latent(&d))) { free(key); it->keep = K_DROP; return; }
     if (d.cls == V_SPLIT || d.cls == V_LATENT) strmap_put(&p->seen, key, p);
     free(key);
     set(it, &d);
@@ -134,10 +129,8 @@ static void grade_collision(struct policy *p, const struct image *im, const stru
     else {
         if (d.cls != V_COLLISION) strmap_put(&p->seen, key, p);
         set(it, &d);
-        d.owned = NULL;
     }
     free(key);
-    decision_free(&d);
 }
 
 void policy_grade(struct policy *p, const struct image *im, struct findings *fs)

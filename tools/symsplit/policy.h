@@ -26,11 +26,9 @@ int vclass_shown(enum vclass v, int show_all);
 struct decision {
     enum vclass cls;
     const char *sev;         /* high, med, low, info */
-    const char *reason;      /* why nothing diverges (INFO), else NULL */
-    char *owned;             /* reason, when it had to be formatted */
 };
 /* The findings of one pass graded in place: each item's class, severity
- * and reason (item.cls, csev, reason), or dropped (a latent pass keeps what
+ * (item.cls, csev), or dropped (a latent pass keeps what
  * the promotion adds; a partition beside a split; a collision whose names
  * do not meet) or suppressed (the allowlist). */
 struct policy;

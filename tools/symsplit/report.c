@@ -162,7 +162,7 @@ static void print_capture(struct report *r, const struct image *im, const struct
     captured(&why, im, name, f);
     alive_because(&why, im, name, f);
     if (f->collision) cat(&why, " -> name collision: one name, two entities%s%s%s", "", "", "");
-    else if (it->reason) cat(&why, " -> stateless code partition: %s; no state is shared, so nothing diverges%s%s", it->reason, "", "");
+    else if (it->harmless) cat(&why, " -> stateless code partition: %s; no state is shared, so nothing diverges%s%s", it->harmless, "", "");
     else cat(&why, " -> two live copies diverge%s%s%s",
              mx->defs[f->xdef].kind == K_DATA || my->defs[f->def].kind == K_DATA ? "" : " (function with private state behind it)",
              "", "");

@@ -382,6 +382,8 @@ void analyse_image(struct findings *fs, const struct image *im)
         if (gr->nd >= 2 && capture(&c, gr, &f)) {
             struct item *it = findings_add(fs, F_CAPTURE, gr->name);
             it->f = f;
+            it->harmless = capture_harmless(im, &f, &it->owned, &it->proven);
+            it->data = im->mods[f.x].m->defs[f.xdef].kind == K_DATA || im->mods[f.target].m->defs[f.def].kind == K_DATA;
             it->mods = xcalloc(2 * gr->n + 2, sizeof *it->mods);   /* the allowlist matches any of them */
             for (int i = 0; i < gr->n; i++) {
                 it->mods[it->nmods++] = gr->b[i].binder;
