@@ -27,7 +27,7 @@ struct decision {
     enum vclass cls;
     const char *sev;         /* high, med, low, info */
 };
-/* The findings of one pass graded in place: each item's class, severity
+/* The findings of one pass graded in place: each item's class and severity
  * (item.cls, csev), or dropped (a latent pass keeps what
  * the promotion adds; a partition beside a split; a collision whose names
  * do not meet) or suppressed (the allowlist). */
