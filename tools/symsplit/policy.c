@@ -9,8 +9,6 @@
 #define SHOWN_ITEM(id, name, shown) shown,
 const char *const vclass_name[] = { VERDICTS(NAME_ITEM) };
 static const int shown[] = { VERDICTS(SHOWN_ITEM) };
-const char *const how_name[] = { BINDHOWS(NAME_ITEM) };
-const char *const conf_name[] = { CONFIDENCES(NAME_ITEM) };
 
 int vclass_shown(enum vclass v, int show_all) { return show_all || shown[v]; }
 
