@@ -1191,3 +1191,36 @@ le_ss() {   # ROW WORD: run symsplit as the run WORD starts the row's app
     assert_success
     refute_line --regexp '^(SPLIT|NOLOAD) '
 }
+
+# ---- the shape of the code: tools/symsplit/layers ----
+@test "symsplit's files call only their own layer and the layers before it, in no circle (tools/symsplit/layers)" {
+    local o=$BUILD/tools/symsplit
+    run --separate-stderr "$TOP/tools/symsplit/layers" --sources "$TOP/tools/symsplit" "$o"/obj/*.o $(ls "$o"/san/fuzz.o 2> /dev/null)
+    assert_success
+    refute_output
+}
+
+@test "tools/symsplit/layers fails on a call from an earlier layer to a later one, and on a circle within a layer" {
+    local t=$BATS_TEST_TMPDIR
+    mkdir "$t/up" "$t/circle"
+    printf 'void report_row(void);\nvoid xcalloc(void) { report_row(); }\n' > "$t/up/util.c"
+    printf 'void report_row(void) {}\n' > "$t/up/report.c"
+    printf 'void module_name(void);\nvoid parse_versions(void) { module_name(); }\n' > "$t/circle/version.c"
+    printf 'void parse_versions(void);\nvoid module_name(void) { parse_versions(); }\n' > "$t/circle/elf_module.c"
+    for c in "$t"/up/*.c "$t"/circle/*.c; do cc -c "$c" -o "${c%.c}.o"; done
+    run "$TOP/tools/symsplit/layers" "$t"/up/*.o
+    assert_failure 1
+    assert_output 'upward: util.c [base] -> report.c [report]: report_row'
+    run "$TOP/tools/symsplit/layers" "$t"/circle/*.o
+    assert_failure 1
+    assert_output 'cycle: elf_module.c <-> version.c'
+}
+
+@test "symsplit: the reference's Shape of the code names each layer's files as tools/symsplit/layers does" {
+    run "$TOP/tools/symsplit/layers" --table
+    assert_success
+    [ "${#lines[@]}" -ge 5 ]
+    for l in "${lines[@]}"; do
+        grep -qF -- "$l" "$TOP/docs/symsplit-reference.md" || { echo "not in docs/symsplit-reference.md: $l"; false; }
+    done
+}

@@ -2,7 +2,7 @@
  * One entry a line, "SYMBOL [MODULE]", both shell globs; '#' starts a comment.
  * A finding is suppressed when its symbol matches and, if a module is given,
  * any module taking part in it (definer or binder, by soname or file name) does. */
-#include "symsplit.h"
+#include "policy.h"
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>

@@ -5,6 +5,11 @@
 #include <limits.h>
 #include <string.h>
 
+/* how a binding was made and how sure it is, by name (--json, the words) */
+#define NAME_ITEM(id, name) name,
+const char *const how_name[] = { BINDHOWS(NAME_ITEM) };
+const char *const conf_name[] = { CONFIDENCES(NAME_ITEM) };
+
 /* Does module m define name in a way that satisfies this reference?  The
  * version rules are glibc's: a versioned reference takes the same version, or
  * an unversioned definition unless either side is hidden; an unversioned

@@ -15,7 +15,7 @@
  * GTK 3 and GTK 4 share 2585 names and 1518 of them have one size.  A
  * module without a SONAME (an executable, a plugin) and a library that
  * re-exports names of its own dependency (a shim) keep the model of copies. */
-#include "report.h"
+#include "analyse.h"
 #include <elf.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,11 +155,10 @@ static int scope_pos(const struct image *im, int idx)
     return -1;
 }
 
-/* One row per pair of different libraries; returns how many splits. */
-int pairs_report(struct pairs *ps, struct report *r)
+/* One finding per pair of different libraries. */
+void pairs_find(struct pairs *ps, struct findings *fs)
 {
     const struct image *im = ps->im;
-    int splits = 0;
     for (int i = 0; i < ps->np; i++) {
         struct collision *c = &ps->p[i];
         if (!pairs_different(ps, c->a, c->b)) continue;
@@ -167,7 +166,8 @@ int pairs_report(struct pairs *ps, struct report *r)
         c->first = pa < 0 && pb < 0 ? -1 : pb < 0 || (pa >= 0 && pa < pb) ? c->a : c->b;
         /* two local scopes: the names do not meet (a promotion is the latent pass's) */
         c->meet = pa >= 0 || pb >= 0 || im->mods[c->a].scope == im->mods[c->b].scope;
-        splits += report_collision(r, im, c);
+        struct item *it = findings_add(fs, F_COLLISION, c->name);
+        it->c = *c;
+        it->own = xasprintf("%s+%s", module_name(im->mods[c->a].m), module_name(im->mods[c->b].m));
     }
-    return splits;
 }

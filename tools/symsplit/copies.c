@@ -7,7 +7,7 @@
  * are one table; each row of it says what state such a copy holds, which
  * ranks the finding.  Within a group the more specific variant comes first
  * (BoringSSL also defines OpenSSL's names). */
-#include "report.h"
+#include "analyse.h"
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,7 +148,6 @@ static struct copy *fingerprint(struct module *m)
     return c;
 }
 
-void copies_free(void *p) { free(p); }
 
 int common_family(struct module *a, struct module *b)
 {
@@ -181,47 +180,26 @@ static int user_of(const struct image *im, int i, size_t g, const struct copy *c
     return 0;
 }
 
-int report_copies(struct report *r, const struct image *im)
+void find_copies(struct findings *fs, const struct image *im)
 {
-    int rows = 0;
     for (size_t f = 0; f < NF; f++) {
         if (f && !strcmp(F[f].group, F[f - 1].group)) continue;   /* one row per group */
-        char *list = xstrdup(""), *jl = xstrdup("");   /* the words, and the same as JSON */
+        struct copyof *cp = xcalloc(im->n, sizeof *cp);
         int n = 0;
         const char *sev = "low";
         for (int i = 0; i < im->n; i++)
             for (size_t g = f; g < NF && !strcmp(F[g].group, F[f].group); g++) {
                 const struct copy *c = &fingerprint(im->mods[i].m)[g];
                 if (!c->found || user_of(im, i, g, c)) continue;
-                char *t = xasprintf("%s%s%s (%s%s%s%s%s)", list, n ? ", " : "", module_name(im->mods[i].m), KIND[c->kind],
-                                    strcmp(F[g].variant, F[g].group) ? " " : "",
-                                    strcmp(F[g].variant, F[g].group) ? F[g].variant : "", c->version[0] ? " " : "",
-                                    c->version);
-                free(list);
-                list = t;
-                char *jm = json_str(module_name(im->mods[i].m)), *jp = json_str(im->mods[i].m->path);
-                t = xasprintf("%s%s{\"module\":%s,\"path\":%s,\"kind\":\"%s\",\"variant\":\"%s\",\"version\":\"%s\"}", jl,
-                              n ? "," : "", jm, jp, KIND[c->kind], F[g].variant, c->version);
-                free(jl); free(jm); free(jp);
-                jl = t;
-                n++;
+                cp[n++] = (struct copyof){ i, KIND[c->kind], F[g].variant, c->version };
                 if (rank(F[g].sev) > rank(sev)) sev = F[g].sev;
                 break;   /* one copy per module and group */
             }
-        if (n >= 2) {
-            struct decision d;
-            decide_copy(&d, sev);
-            char *why = xasprintf("in %s: %s in %d copies: %s; each copy is bound by its own users (a partition); "
-                                  "process-wide state of one: %s", im->exe_path, F[f].group, n, list, F[f].state);
-            char *extra = xasprintf(",\"copies\":[%s]", jl);
-            report_row(r, im, &d, F[f].group, -1, why, extra);
-            free(extra);
-            free(why);
-            decision_free(&d);
-            rows++;
-        }
-        free(list);
-        free(jl);
+        if (n < 2) { free(cp); continue; }
+        struct item *it = findings_add(fs, F_COPY, F[f].group);
+        it->cp = cp;
+        it->n = n;
+        it->sev = sev;
+        it->state = F[f].state;
     }
-    return rows;
 }

@@ -30,50 +30,11 @@
 #error "symsplit: unsupported host machine"
 #endif
 
-const char *module_name(const struct module *m)
-{
-    if (m->soname) return m->soname;
-    const char *s = strrchr(m->path, '/');
-    return s ? s + 1 : m->path;
-}
-
-/* A DT_NEEDED entry of from names to, by SONAME or file name. */
-int module_needs(const struct module *from, const struct module *to)
-{
-    for (int i = 0; i < from->nneeded; i++)
-        if ((to->soname && !strcmp(from->needed[i], to->soname)) || !strcmp(from->needed[i], module_name(to))) return 1;
-    return 0;
-}
-
-int bad(struct parse *p, const char *fmt, ...)
-{
-    va_list ap;
-    char *what;
-    va_start(ap, fmt);
-    if (vasprintf(&what, fmt, ap) < 0) what = NULL;
-    va_end(ap);
-    *p->err = xasprintf("%s: %s", p->path, what ? what : "corrupt");
-    free(what);
-    return -1;
-}
-
-const char *elf_why(const char *fallback)
-{
-    return elf_errno() ? elf_errmsg(-1) : fallback;
-}
-
-const char *elf_str(void *elf, size_t strndx, size_t off, int *bad_ref)
-{
-    const char *s = elf_strptr(elf, strndx, off);
-    if (!s) { *bad_ref = 1; return ""; }
-    return s;
-}
-
 void module_free(struct module *m)
 {
     if (!m) return;
     funcstate_free(m->fstate);
-    copies_free(m->copies);
+    free(m->copies);   /* copies.c's fingerprint: one allocation */
     if (m->elf) elf_end(m->elf);
     if (m->map && m->size && !m->borrowed) munmap(m->map, m->size);
     free(m->needed); free(m->vers); free(m->vneeds); free(m->vdefs); free(m->defs); free(m->dups); free(m->refs); free(m->bucket);
@@ -270,11 +231,4 @@ fail:
     m->elf = p.e;
     module_free(m);
     return NULL;
-}
-
-int module_find_defs(const struct module *m, const char *name, uint32_t hash)
-{
-    for (int i = m->bucket[hash & (m->nbucket - 1)]; i >= 0; i = m->defs[i].next)
-        if (m->defs[i].hash == hash && strcmp(m->defs[i].name, name) == 0) return i;
-    return -1;
 }

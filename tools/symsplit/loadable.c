@@ -10,21 +10,14 @@
  *  - a version need the library found does not define ("version `V' not
  *    found"), unless the need is weak (ld.so then only warns);
  *  - a non-weak reference nothing defines ("undefined symbol"). */
-#include "report.h"
+#include "analyse.h"
 #include <stdlib.h>
 #include <string.h>
 
-static const char *mname(const struct image *im, int i) { return module_name(im->mods[i].m); }
-
-static void row(struct report *r, const struct image *im, int fragile, const char *symbol, char *why)
+static void row(struct findings *fs, struct noload nl)
 {
-    struct decision d;
-    decide_noload(&d, fragile);
-    char *full = xasprintf("in %s: %s", im->exe_path, why);
-    report_row(r, im, &d, symbol, -1, full, "");
-    free(full);
-    free(why);
-    decision_free(&d);
+    struct item *it = findings_add(fs, F_NOLOAD, nl.need);
+    it->nl = nl;
 }
 
 /* Where the name would have been found had RUNPATH been transitive. */
@@ -57,24 +50,14 @@ static const char *dev_name_only(const struct image *im, int req, const char *na
     return f && f->soname && !strcmp(f->soname, name) ? f->path : NULL;
 }
 
-static void not_found(struct report *r, const struct image *im, const struct missing *ms)
+static void not_found(struct findings *fs, const struct image *im, const struct missing *ms)
 {
-    const char *n = ms->name, *by = mname(im, ms->req), *p;
-    int who;
-    if (strchr(n, '/'))
-        row(r, im, 0, n, xasprintf("%s needs '%s', a path (a NEEDED name with a slash is opened as it stands, relative to "
-                                   "the current directory), and there is no such file: the program cannot start", by, n));
-    else if ((p = runpath_elsewhere(im, ms->req, n, &who)))
-        row(r, im, 0, n, xasprintf("%s needs %s, which no search rule of %s finds; it is at %s, reached only through %s's "
-                                   "RUNPATH, which serves %s's own NEEDED entries, not its dependencies' (RUNPATH is "
-                                   "not transitive): give %s its own RUNPATH", by, n, by, p, mname(im, who),
-                                   mname(im, who), by));
-    else if ((p = dev_name_only(im, ms->req, n)))
-        row(r, im, 0, n, xasprintf("%s needs %s; only %s exists (the development name, SONAME %s): the SONAME link %s is "
-                                   "missing (ldconfig -n in its directory makes it)", by, n, p, n, n));
-    else
-        row(r, im, 0, n, xasprintf("%s needs %s, which no search rule finds (RPATH, LD_LIBRARY_PATH, RUNPATH, "
-                                   "ld.so.cache, default directories): the program cannot start", by, n));
+    struct noload nl = { .by = ms->req, .need = ms->name };
+    if (strchr(nl.need, '/')) nl.cause = N_NO_FILE;
+    else if ((nl.path = runpath_elsewhere(im, ms->req, nl.need, &nl.via))) nl.cause = N_RUNPATH;
+    else if ((nl.path = dev_name_only(im, ms->req, nl.need))) nl.cause = N_DEV_NAME;
+    else nl.cause = N_NOT_FOUND;
+    row(fs, nl);
 }
 
 static int is_relative(const char *n)
@@ -101,7 +84,7 @@ static const struct module *by_file(const struct image *im, const char *file)
     return NULL;
 }
 
-static void version_needs(struct report *r, const struct image *im, int i)
+static void version_needs(struct findings *fs, const struct image *im, int i)
 {
     const struct module *m = im->mods[i].m;
     for (int k = 0; k < m->nvneeds; k++) {
@@ -113,21 +96,13 @@ static void version_needs(struct report *r, const struct image *im, int i)
         int ok = 0;
         for (int j = 0; j < d->nvdefs && !ok; j++) ok = !strcmp(d->vdefs[j], v->name);
         if (ok) continue;
-        char *syms = xstrdup(""), *t;
+        struct noload nl = { .cause = N_VERSION, .by = i, .need = v->name, .file = v->file, .path = d->path,
+                             .newest = d->vdefs[d->nvdefs - 1] };
         int n = 0;
         for (int j = 0; j < m->nrefs; j++)
-            if (m->refs[j].ver == v->ndx && n++ < 3) {
-                t = xasprintf("%s%s%s", syms, *syms ? ", " : "", m->refs[j].name);
-                free(syms);
-                syms = t;
-            }
-        if (n > 3) { t = xasprintf("%s and %d more", syms, n - 3); free(syms); syms = t; }
-        const char *latest = d->vdefs[d->nvdefs - 1];
-        row(r, im, 0, v->name, xasprintf("%s needs version %s of %s (%s), but %s found at %s defines no %s (newest: %s): "
-                                         "ld.so refuses to start it (\"version `%s' not found\")", mname(im, i), v->name,
-                                         v->file, n ? syms : "no symbol of its own", v->file, d->path, v->name, latest,
-                                         v->name));
-        free(syms);
+            if (m->refs[j].ver == v->ndx && n++ < 3) nl.names[nl.nnames++] = m->refs[j].name;
+        nl.more = n > 3 ? n - 3 : 0;
+        row(fs, nl);
     }
 }
 
@@ -135,7 +110,7 @@ static void version_needs(struct report *r, const struct image *im, int i)
  * ("undefined symbol") when it binds it at load (a COPY relocation
  * included), or at the first call of a lazy slot.  Not looked for when a dependency is missing (its symbols are
  * unknown). */
-static void undefined(struct report *r, const struct image *im, int i)
+static void undefined(struct findings *fs, const struct image *im, int i)
 {
     const struct module *m = im->mods[i].m;
     int lazy_n = 0, now_n = 0;
@@ -162,36 +137,22 @@ static void undefined(struct report *r, const struct image *im, int i)
         }
         if (!found && !now_n++) { first_now = df->name; vnow = NULL; }
     }
-    char *more = now_n > 1 ? xasprintf(" (and %d more)", now_n - 1) : xstrdup("");
-    if (now_n)
-        row(r, im, 0, first_now, xasprintf("%s needs %s%s%s%s, which no module of the image defines: ld.so stops at "
-                                           "start (\"undefined symbol\")", mname(im, i), first_now, vnow ? "@" : "",
-                                           vnow ? vnow : "", more));
-    free(more);
-    more = lazy_n > 1 ? xasprintf(" (and %d more)", lazy_n - 1) : xstrdup("");
+    if (now_n) row(fs, (struct noload){ .cause = N_UNDEFINED, .by = i, .need = first_now, .ver = vnow, .more = now_n - 1 });
     if (lazy_n)
-        row(r, im, 1, first_lazy, xasprintf("%s calls %s%s%s%s, which no module of the image defines: the program "
-                                            "starts and stops at the first call (lazy binding)", mname(im, i), first_lazy,
-                                            vlazy ? "@" : "", vlazy ? vlazy : "", more));
-    free(more);
+        row(fs, (struct noload){ .cause = N_UNDEFINED_LAZY, .by = i, .need = first_lazy, .ver = vlazy, .more = lazy_n - 1 });
 }
 
-int check_loadable(struct report *r, const struct image *im)
+void check_loadable(struct findings *fs, const struct image *im)
 {
-    const int before = report_counts(r)[V_NOLOAD];
-    for (int i = 0; i < im->nmissing; i++) not_found(r, im, &im->missing[i]);
+    for (int i = 0; i < im->nmissing; i++) not_found(fs, im, &im->missing[i]);
     for (int i = 0; i < im->n; i++) {
         const struct module *m = im->mods[i].m;
         for (int k = 0; k < m->nneeded; k++)
             if (is_relative(m->needed[k]) && !missing_has(im, i, m->needed[k])) {
                 const struct module *d = by_file(im, m->needed[k]);
-                row(r, im, 1, m->needed[k],
-                    xasprintf("%s needs '%s', a relative path: ld.so opens it relative to the current directory, so the "
-                              "program starts only from a directory that has it (here: %s); link with -L DIR -lNAME "
-                              "and a RUNPATH instead", mname(im, i), m->needed[k], d ? d->path : "?"));
+                row(fs, (struct noload){ .cause = N_RELATIVE, .by = i, .need = m->needed[k], .path = d ? d->path : NULL });
             }
-        version_needs(r, im, i);
-        if (!im->nmissing) undefined(r, im, i);
+        version_needs(fs, im, i);
+        if (!im->nmissing) undefined(fs, im, i);
     }
-    return report_counts(r)[V_NOLOAD] - before;
 }

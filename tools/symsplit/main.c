@@ -215,7 +215,8 @@ int main(int argc, char **argv)
     if (!nexe) return usage("no EXECUTABLE given");
     /* --json-out: the object is collected in memory and written aside, then renamed */
     FILE *json_out = json_path ? open_memstream(&jbuf, &jlen) : NULL;
-    struct report *r = report_new(json, json_out, show_all, allow);
+    struct report *r = report_new(json, json_out, show_all);
+    struct policy *pol = policy_new(allow);
     int errors = 0, images = 0;
     for (int e = 0; e < nexe; e++) {
         struct image im;
@@ -240,11 +241,16 @@ int main(int argc, char **argv)
                 for (int i = 0; i < im.n; i++)
                     fprintf(stderr, "closure %s: %s => %s\n", exes[e], module_name(im.mods[i].m), im.mods[i].m->path);
             if (im.nmissing) report_partial(r);
-            check_loadable(r, &im);
-            analyse_image(r, &im);
+            /* the findings, then the policy, then the rows: one pass each */
+            struct findings fs = { 0 };
+            check_loadable(&fs, &im);
+            analyse_image(&fs, &im);
             /* library copies: asked for, or a process with plugins (the
              * system sweep, one executable at a time, does not pay for it) */
-            if (copies || im.nlocals) report_copies(r, &im);
+            if (copies || im.nlocals) find_copies(&fs, &im);
+            policy_grade(pol, &im, &fs);
+            report_print(r, &im, &fs);
+            findings_clear(&fs);
             /* latent captures: each RTLD_LOCAL dlopen assumed RTLD_GLOBAL in turn,
              * a what-if the model answers alone (what ran bound otherwise) */
             im.obs = NULL;
@@ -252,16 +258,19 @@ int main(int argc, char **argv)
                 /* another namespace cannot join this one's global scope (dlmopen refuses RTLD_GLOBAL) */
                 if (image_in_global(&im, im.roots[k]) || im.mods[im.roots[k]].ns_scope) continue;
                 int mark = image_promote(&im, k);
-                report_promoted(r, module_name(im.mods[im.roots[k]].m));
-                analyse_image(r, &im);
-                report_promoted(r, NULL);
+                fs.promoted = module_name(im.mods[im.roots[k]].m);
+                analyse_image(&fs, &im);
+                policy_grade(pol, &im, &fs);
+                report_print(r, &im, &fs);
+                findings_clear(&fs);
+                fs.promoted = NULL;
                 image_demote(&im, mark);
             }
         }
         image_free(&im);
         module_cache_trim();
     }
-    report_finish(r, images, errors);   /* closes json_out: jbuf holds the object */
+    report_finish(r, images, errors, policy_suppressed(pol));   /* closes json_out: jbuf holds the object */
     int status = exit_status(report_counts(r), errors, strict);
     if (json_path && outfile_write(&jo, jbuf, jlen, &err)) {   /* a lost report is an error, one line */
         fprintf(stderr, "symsplit: %s\n", err);

@@ -2,7 +2,6 @@
  * copy is still in use) to a class and a severity, and from the counts of
  * each class to the exit status.  Wording lives in report.c. */
 #include "policy.h"
-#include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,122 +9,30 @@
 #define SHOWN_ITEM(id, name, shown) shown,
 const char *const vclass_name[] = { VERDICTS(NAME_ITEM) };
 static const int shown[] = { VERDICTS(SHOWN_ITEM) };
-const char *const how_name[] = { BINDHOWS(NAME_ITEM) };
-const char *const conf_name[] = { CONFIDENCES(NAME_ITEM) };
 
 int vclass_shown(enum vclass v, int show_all) { return show_all || shown[v]; }
 
-#define STATE_MIN 64   /* less writable data than this is crt bookkeeping, not state */
-
 static const char *mname(const struct image *im, int i) { return module_name(im->mods[i].m); }
 
-/* C runtime libraries: an executable's private copy of one of their functions
- * is gnulib-style stateless code, partitioned, not shared state split. */
-static int is_libc(const struct module *m)
+static void decide_capture(const struct item *it, struct decision *d)
 {
-    static const char *const pfx[] = { "libc.so.", "libm.so.", "ld-linux", "libpthread.so.", "libdl.so.",
-                                       "librt.so.", "libresolv.so.", "libutil.so.", "libcrypt.so." };
-    const char *n = module_name(m);
-    for (size_t i = 0; i < sizeof pfx / sizeof pfx[0]; i++)
-        if (!strncmp(n, pfx[i], strlen(pfx[i]))) return 1;
-    return 0;
-}
-
-/* Function duplicates that are code, not state (the reason, or NULL). */
-static const char *stateless(const struct image *im, int ta, const struct def *da, int tb, const struct def *db)
-{
-    const struct module *ma = im->mods[ta].m, *mb = im->mods[tb].m;
-    if (da->kind != K_FUNC || db->kind != K_FUNC) return NULL;
-    if ((ta == 0 && is_libc(mb)) || (tb == 0 && is_libc(ma)))
-        return "the executable carries its own copy of a C library function (gnulib-style)";
-    /* C++ code instantiated hidden (-fvisibility-inlines-hidden, COMDAT
-     * under -fvisibility=hidden): the same vague-linkage case */
-    if ((da->hidden_vis || db->hidden_vis) && !strncmp(da->name, "_Z", 2))
-        return "a hidden C++ instantiation (inline/template code compiled into this module with hidden visibility; "
-               "vague linkage, any static state it has lives in a separate data symbol)";
-    if (da->bind == STB_WEAK && db->bind == STB_WEAK)
-        return "both copies are weak (C++ vague linkage: inline/template code emitted in every module by design; "
-               "any static state it has lives in a separate unique data symbol)";
-    if ((ta != 0 && module_needs(ma, mb)) || (tb != 0 && module_needs(mb, ma)))
-        return "one library re-exports a function of its own direct dependency (a forwarding shim, as glvnd's libGL does for libGLX)";
-    return NULL;
-}
-
-/* Does the live copy of the function reach state of its own?  Per
- * function when its code can be followed (funcstate.c); else per module:
- * exact when .symtab is there, otherwise its writable bytes less the
- * exported data it reaches through the GOT, against a floor for the C
- * runtime's own few bytes.  *how says which. */
-static int has_state(struct module *m, const struct def *d, const char **how, int *proven)
-{
-    int fs = function_state(m, d);
-    *proven = 1;
-    if (fs >= 0) { *how = "per disassembly of the function and its callees"; return fs; }
-    *how = m->private_state >= 0 ? "per .symtab" : "estimated from .data/.bss sizes";
-    if (m->private_state >= 0) return m->private_state > 0;
-    *proven = 0;
-    return m->state_bytes > m->shared_data && m->state_bytes - m->shared_data >= STATE_MIN;
-}
-
-/* The bytes of a definition in pure read-only data (no relocation applies
- * there), or NULL. */
-static const unsigned char *rodata_bytes(const struct module *m, const struct def *d)
-{
-    GElf_Shdr sh;
-    Elf_Scn *scn = d->shndx && d->shndx < SHN_LORESERVE ? elf_getscn(m->elf, d->shndx) : NULL;
-    if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS || (sh.sh_flags & (SHF_WRITE | SHF_EXECINSTR)))
-        return NULL;
-    if (d->value >= m->relro_lo && d->value < m->relro_hi) return NULL;
-    if (d->value < sh.sh_addr || d->value + d->size > sh.sh_addr + sh.sh_size) return NULL;
-    uint64_t off = sh.sh_offset + (d->value - sh.sh_addr);
-    return off + d->size <= m->size ? (const unsigned char *)m->map + off : NULL;
-}
-
-/* Different sizes of one data object (a vtable of 64 bytes and one of 96
- * are two classes), or different bytes of read-only data of one size. */
-int different_entities(const struct module *a, const struct def *da, const struct module *b, const struct def *db)
-{
-    if (da->kind != K_DATA || db->kind != K_DATA || !da->size || !db->size) return 0;
-    if (da->size != db->size) return 1;
-    const unsigned char *x = rodata_bytes(a, da), *y = rodata_bytes(b, db);
-    return x && y && memcmp(x, y, da->size) != 0;
-}
-
-void decide_capture(const struct image *im, const struct finding *f, struct decision *d)
-{
-    struct module *mx = im->mods[f->x].m;
-    const struct module *my = im->mods[f->target].m;
-    const struct def *dx = &mx->defs[f->xdef], *dy = &my->defs[f->def];
-    int data = dx->kind == K_DATA || dy->kind == K_DATA;
+    const struct finding *f = &it->f;
     memset(d, 0, sizeof *d);
-    d->reason = data || f->collision ? NULL : stateless(im, f->x, dx, f->target, dy);
-    /* constants (a COPY of read-only data, or two read-only copies) hold the
-     * same bytes for ever: only their addresses differ */
-    if (data && !f->collision && (dx->readonly || dx->copy) && (dy->readonly || dy->copy) && !(dx->copy && dy->copy))
-        d->reason = "read-only data (constants, vtables, typeinfo after RELRO): both copies hold the same bytes for ever, "
-                    "only their addresses differ";
-    /* a function's second copy matters through the state behind it: the
-     * copy still in use must reach state of its own */
-    const char *how = NULL;
-    int proven = 0;
-    if (!data && !f->collision && !d->reason && !has_state(mx, dx, &how, &proven))
-        d->reason = d->owned = xasprintf("the copy in %s reaches no private state (%s): whatever data it works on is "
-                                         "reached through the GOT, so both copies of the code share one state",
-                                         mname(im, f->x), how);
-    /* med when disassembly or .symtab proves the state, low when it is estimated */
-    d->sev = d->reason ? "info" : data || f->collision ? "high" : proven ? "med" : "low";
-    /* only "possible" evidence: reported, but it does not make the exit status */
-    d->cls = d->reason ? V_INFO : f->conf == C_POSSIBLE ? V_MAYBE : V_SPLIT;
+    /* nothing can diverge: INFO */
+    d->sev = it->harmless ? "info" : it->data || f->collision ? "high" : it->proven ? "med" : "low";
+    /* med when disassembly or .symtab proves the state, low when it is estimated;
+     * only "possible" evidence: reported, but it does not make the exit status */
+    d->cls = it->harmless ? V_INFO : f->conf == C_POSSIBLE ? V_MAYBE : V_SPLIT;
 }
 
-void decide_noload(struct decision *d, int fragile)
+static void decide_noload(struct decision *d, int fragile)
 {
     memset(d, 0, sizeof *d);
     d->cls = V_NOLOAD;
     d->sev = fragile ? "med" : "high";   /* med: loads, but only from one current directory */
 }
 
-void decide_collision(struct decision *d, const struct collision *c)
+static void decide_collision(struct decision *d, const struct collision *c)
 {
     memset(d, 0, sizeof *d);
     /* never "nothing diverges": the two libraries' code works on different state */
@@ -134,43 +41,125 @@ void decide_collision(struct decision *d, const struct collision *c)
     d->sev = split ? "high" : "med";
 }
 
-void decide_copy(struct decision *d, const char *sev)
+static void decide_copy(struct decision *d, const char *sev)
 {
     memset(d, 0, sizeof *d);
     d->cls = V_COPY;
     d->sev = sev;    /* from the state the library holds (copies.c's table) */
 }
 
-/* A partition's copy counts only when its state is proven (disassembly or
- * .symtab), never estimated: a COPY row of a name is evidence, not a guess. */
-int proven_state(struct module *m, const struct def *d)
-{
-    const char *how;
-    int proven, st = has_state(m, d, &how, &proven);
-    return st && proven;
-}
-
-int decide_latent(struct decision *d)
+static int decide_latent(struct decision *d)
 {
     if (d->cls != V_SPLIT) return 0;   /* only a would-be split is worth a LATENT row */
     d->cls = V_LATENT;
     return 1;
 }
 
-void decision_free(struct decision *d) { free(d->owned); d->owned = NULL; }
 
-int decide_allowed(const struct allow *a, const struct image *im, const char *name, const struct binding *b, int n)
+/* Is a finding about name, among these modules, on the allowlist? */
+static int allowed(const struct allow *a, const struct image *im, const char *name, const int *idx, int n)
 {
     if (!a) return 0;
-    const char **mods = xcalloc(2 * n + 2, sizeof *mods);
-    int nm = 0;
-    for (int i = 0; i < n; i++) {
-        mods[nm++] = mname(im, b[i].binder);
-        mods[nm++] = mname(im, b[i].target);
-    }
-    int allowed = allow_match(a, name, mods, nm);
+    const char **mods = xcalloc(n + 2, sizeof *mods);
+    for (int i = 0; i < n; i++) mods[i] = mname(im, idx[i]);
+    int yes = allow_match(a, name, mods, n);
     free(mods);
-    return allowed;
+    return yes;
+}
+
+struct policy {
+    struct allow *allow;
+    struct strmap seen;      /* image, symbol, binder, live copy of each SPLIT/LATENT row; pairs likewise */
+    int suppressed;
+};
+
+struct policy *policy_new(struct allow *allow)
+{
+    struct policy *p = xcalloc(1, sizeof *p);
+    p->allow = allow;
+    return p;
+}
+
+int policy_suppressed(const struct policy *p) { return p->suppressed; }
+
+static void set(struct item *it, struct decision *d)
+{
+    it->keep = K_SHOW;
+    it->cls = d->cls;
+    it->csev = d->sev;
+}
+
+/* A capture: allowlisted, else graded; a finding already made stays one
+ * row, and in a latent pass only what the promotion adds is kept. */
+static void grade_capture(struct policy *p, const struct image *im, const struct findings *fs, struct item *it)
+{
+    const struct finding *f = &it->f;
+    struct decision d;
+    it->sym = it->name;
+    if (allowed(p->allow, im, it->name, it->mods, it->nmods)) { p->suppressed++; it->keep = K_SUPPRESSED; return; }
+    decide_capture(it, &d);
+    char *key = xasprintf("%s\1%s\1%s\1%s", im->exe_path, it->name, mname(im, f->binder), im->mods[f->x].m->path);
+    int dup = strmap_get(&p->seen, key) != NULL;
+    if (fs->promoted && (dup || !decide_latent(&d))) { free(key); it->keep = K_DROP; return; }
+    if (d.cls == V_SPLIT || d.cls == V_LATENT) strmap_put(&p->seen, key, p);
+    free(key);
+    set(it, &d);
+}
+
+/* Two different libraries that share names: one row for the pair. */
+static void grade_collision(struct policy *p, const struct image *im, const struct findings *fs, struct item *it)
+{
+    const struct collision *c = &it->c;
+    struct decision d;
+    decide_collision(&d, c);
+    it->sym = d.cls == V_SPLIT ? c->name : it->own;
+    int mods[2] = { c->a, c->b };
+    char *key = xasprintf("%s\1pair\1%s\1%s", im->exe_path, im->mods[c->a].m->path, im->mods[c->b].m->path);
+    int dup = strmap_get(&p->seen, key) != NULL;
+    it->keep = K_DROP;
+    /* a latent pass reports a split the promotion adds, nothing else */
+    /* a collision row needs the names to meet, and more than one of them:
+     * one shared name is a convention (NSPR's libVersionPoint in each of
+     * its libraries, a plugin's entry point), not another library's interface */
+    if ((fs->promoted && (dup || !decide_latent(&d))) || (d.cls == V_COLLISION && (!c->meet || (c->shared < 2 && !c->name))))
+        ;
+    else if (allowed(p->allow, im, it->sym, mods, 2)) { p->suppressed++; it->keep = K_SUPPRESSED; }
+    else {
+        if (d.cls != V_COLLISION) strmap_put(&p->seen, key, p);
+        set(it, &d);
+    }
+    free(key);
+}
+
+void policy_grade(struct policy *p, const struct image *im, struct findings *fs)
+{
+    struct decision d;
+    for (int i = 0; i < fs->n; i++) {
+        struct item *it = &fs->v[i];
+        switch (it->kind) {
+        case F_CAPTURE: grade_capture(p, im, fs, it); break;
+        case F_COLLISION: grade_collision(p, im, fs, it); break;
+        case F_PARTITION: {   /* beside a split it is no row of its own; a latent pass adds none */
+            const struct item *cap = it->capture >= 0 ? &fs->v[it->capture] : NULL;
+            it->sym = it->name;
+            if (fs->promoted || (cap && cap->keep == K_SHOW && cap->cls == V_SPLIT)) { it->keep = K_DROP; break; }
+            decide_copy(&d, "med");   /* the state behind each copy is proven */
+            set(it, &d);
+            break;
+        }
+        case F_COPY:
+            it->sym = it->name;
+            decide_copy(&d, it->sev);
+            set(it, &d);
+            break;
+        case F_NOLOAD:
+            it->sym = it->name;
+            /* med: it loads, but only from one directory (relative NEEDED, a lazy undefined call) */
+            decide_noload(&d, it->nl.cause == N_RELATIVE || it->nl.cause == N_UNDEFINED_LAZY);
+            set(it, &d);
+            break;
+        }
+    }
 }
 
 int exit_status(const int count[V_NCLASS], int errors, int strict)

@@ -3,7 +3,11 @@
  * decides anything. */
 #ifndef POLICY_H
 #define POLICY_H
-#include "symsplit.h"
+#include "analyse.h"
+
+/* allow.c: the allowlist, one 'SYMBOL [MODULE]' glob pair a line */
+struct allow *allow_load(const char *path, char **err);
+int allow_match(const struct allow *a, const char *sym, const char *const *mods, int nmods);
 
 /* Verdict classes: id, printed name, printed without --info. */
 #define VERDICTS(X) \
@@ -22,27 +26,15 @@ int vclass_shown(enum vclass v, int show_all);
 struct decision {
     enum vclass cls;
     const char *sev;         /* high, med, low, info */
-    const char *reason;      /* why nothing diverges (INFO), else NULL */
-    char *owned;             /* reason, when it had to be formatted */
 };
-/* A capture (split.c) -> its class, severity and reason. */
-void decide_capture(const struct image *im, const struct finding *f, struct decision *d);
-/* Something ld.so would refuse (loadable.c); fragile: it loads from one directory only. */
-void decide_noload(struct decision *d, int fragile);
-/* A finding of a latent pass (one module assumed promoted): 1 and
- * d->cls = V_LATENT when it would be a split, else 0 (not reported). */
-int decide_latent(struct decision *d);
-/* Two different libraries sharing names (collide.c): SPLIT high when a
- * reference crossed while the library it was linked against stays in use
- * (certain or likely), else COLLISION. */
-void decide_collision(struct decision *d, const struct collision *c);
-/* A library in 2+ copies (copies.c): informative; sev from the state it holds. */
-void decide_copy(struct decision *d, const char *sev);
-void decision_free(struct decision *d);
-/* Does this definition's copy reach state of its own, proven (not estimated)? */
-int proven_state(struct module *m, const struct def *d);
-/* Is a finding about name, among these modules, on the allowlist? */
-int decide_allowed(const struct allow *a, const struct image *im, const char *name, const struct binding *b, int n);
+/* The findings of one pass graded in place: each item's class and severity
+ * (item.cls, csev), or dropped (a latent pass keeps what
+ * the promotion adds; a partition beside a split; a collision whose names
+ * do not meet) or suppressed (the allowlist). */
+struct policy;
+struct policy *policy_new(struct allow *allow);
+void policy_grade(struct policy *p, const struct image *im, struct findings *fs);
+int policy_suppressed(const struct policy *p);
 /* 2 error, 3 an image cannot load, 1 split (with --strict: also LATENT, COPY, COLLISION), 0. */
 int exit_status(const int count[V_NCLASS], int errors, int strict);
 #endif

@@ -7,26 +7,21 @@
 #include <string.h>
 
 struct report {
-    int json, show_all, header, suppressed, partial, naive;
+    int json, show_all, header, partial, naive;
     FILE *json_out;                  /* --json-out: the JSON object there too, the table on stdout */
-    const char *promoted;            /* latent pass: the module assumed RTLD_GLOBAL, else NULL */
-    struct strmap seen;              /* image, symbol, binder, live copy of each SPLIT/LATENT row */
     int count[V_NCLASS];
-    struct allow *allow;
     char **rows; int nrows, cap;     /* JSON objects, printed at the end */
 };
 
-struct report *report_new(int json, FILE *json_out, int show_all, struct allow *allow)
+struct report *report_new(int json, FILE *json_out, int show_all)
 {
     struct report *r = xcalloc(1, sizeof *r);
     r->json = json;
     r->json_out = json_out;
     r->show_all = show_all;
-    r->allow = allow;
     return r;
 }
 const int *report_counts(const struct report *r) { return r->count; }
-void report_promoted(struct report *r, const char *module) { r->promoted = module; }
 
 static const char *mname(const struct image *im, int i) { return module_name(im->mods[i].m); }
 
@@ -58,7 +53,7 @@ static void captured(char **s, const struct image *im, const char *name, const s
         else
             cat(s, "%s depends on %s but its reference resolves to %s's copy", mname(im, f->binder), mname(im, f->x),
                 mname(im, f->target));
-        cat(s, " (%s scope%s%s)", im->mods[f->binder].scope >= 0 && !image_in_global(im, f->target) ? "dlopen local" : "global",
+        cat(s, " (%s scope%s%s)", f->local ? "dlopen local" : "global",
             ver ? ", version " : "", ver ? ver : "");
     }
 }
@@ -104,13 +99,11 @@ static void alive_because(char **s, const struct image *im, const char *name, co
 /* --pid: the slot that shows the capture, or why the model answers it. */
 static void slot_words(char **s, const struct image *im, const char *name, const struct finding *f)
 {
-    int lazy = 0;
     if (f->observed) {
         cat(s, " [observed: %s's GOT slot for %s holds %s's copy]", mname(im, f->binder), name, mname(im, f->target));
         return;
     }
-    live_module(im->obs->live, f->binder, name, &lazy);
-    if (lazy) cat(s, " [modelled: %s's slot for %s is not bound yet (lazy); ld.so binds it at the first call]", mname(im, f->binder), name, "");
+    if (f->lazy) cat(s, " [modelled: %s's slot for %s is not bound yet (lazy); ld.so binds it at the first call]", mname(im, f->binder), name, "");
     else cat(s, " [modelled: no slot in the process shows it]%s%s%s", "", "", "");
 }
 
@@ -131,49 +124,45 @@ char *json_str(const char *s)
 
 /* One row of any class: the table line (when shown) or the JSON object.
  * extra: more JSON members, ",\"k\":v..." or "". */
-void report_row(struct report *r, const struct image *im, const struct decision *d, const char *symbol,
-                int conf, const char *why, const char *extra)
+static void row(struct report *r, const struct image *im, const struct item *it, int conf, const char *why, const char *extra)
 {
-    r->count[d->cls]++;
+    const char *symbol = it->sym;
+    r->count[it->cls]++;
     char *cxx = demangle(symbol);
     if (r->json || r->json_out) {
         char *jw = json_str(why), *jn = json_str(symbol), *ji = json_str(im->exe_path), *jd = cxx ? json_str(cxx) : NULL;
         GROW(r->rows, r->nrows, r->cap);
         r->rows[r->nrows++] = xasprintf("{\"image\":%s,\"verdict\":\"%s\",\"sev\":\"%s\",\"symbol\":%s%s%s%s%s%s%s,\"why\":%s}",
-                                        ji, vclass_name[d->cls], d->sev, jn, jd ? ",\"demangled\":" : "", jd ? jd : "",
+                                        ji, vclass_name[it->cls], it->csev, jn, jd ? ",\"demangled\":" : "", jd ? jd : "",
                                         conf >= 0 ? ",\"confidence\":\"" : "", conf >= 0 ? conf_name[conf] : "",
                                         conf >= 0 ? "\"" : "", extra, jw);
         free(jw); free(jn); free(ji); free(jd);
     }
-    if (!r->json && vclass_shown(d->cls, r->show_all)) {
+    if (!r->json && vclass_shown(it->cls, r->show_all)) {
         if (!r->header++) printf("%-9s  %-4s  %-24s  %s\n", "VERDICT", "SEV", "SYMBOL", "WHY");
-        printf("%-9s  %-4s  %-24s  %s%s%s%s\n", vclass_name[d->cls], d->sev, symbol, cxx ? "[C++: " : "", cxx ? cxx : "",
+        printf("%-9s  %-4s  %-24s  %s%s%s%s\n", vclass_name[it->cls], it->csev, symbol, cxx ? "[C++: " : "", cxx ? cxx : "",
                cxx ? "] " : "", why);
     }
     free(cxx);
 }
 
-int report_split(struct report *r, const struct image *im, const char *name, const struct binding *b, int n,
-                 const struct finding *f)
+static char *opening(const struct image *im, const struct findings *fs)
 {
-    if (decide_allowed(r->allow, im, name, b, n)) { r->suppressed++; return 0; }
-    struct decision d;
-    decide_capture(im, f, &d);
+    return fs->promoted ? xasprintf("in %s, if %s were opened RTLD_GLOBAL (or promoted with RTLD_NOLOAD|RTLD_GLOBAL): ",
+                                    im->exe_path, fs->promoted)
+                        : xasprintf("in %s: ", im->exe_path);
+}
+
+static void print_capture(struct report *r, const struct image *im, const struct findings *fs, const struct item *it)
+{
+    const struct finding *f = &it->f;
+    const char *name = it->name;
     const struct module *mx = im->mods[f->x].m, *my = im->mods[f->target].m;
-    /* a finding already made stays one row; in a latent pass only what the
-     * promotion adds is reported */
-    char *key = xasprintf("%s\1%s\1%s\1%s", im->exe_path, name, mname(im, f->binder), mx->path);
-    int dup = strmap_get(&r->seen, key) != NULL;
-    if (r->promoted && (dup || !decide_latent(&d))) { free(key); decision_free(&d); return 0; }
-    if (d.cls == V_SPLIT || d.cls == V_LATENT) strmap_put(&r->seen, key, r);
-    free(key);
-    char *why = r->promoted ? xasprintf("in %s, if %s were opened RTLD_GLOBAL (or promoted with RTLD_NOLOAD|RTLD_GLOBAL): ",
-                                        im->exe_path, r->promoted)
-                            : xasprintf("in %s: ", im->exe_path);
+    char *why = opening(im, fs);
     captured(&why, im, name, f);
     alive_because(&why, im, name, f);
     if (f->collision) cat(&why, " -> name collision: one name, two entities%s%s%s", "", "", "");
-    else if (d.reason) cat(&why, " -> stateless code partition: %s; no state is shared, so nothing diverges%s%s", d.reason, "", "");
+    else if (it->harmless) cat(&why, " -> stateless code partition: %s; no state is shared, so nothing diverges%s%s", it->harmless, "", "");
     else cat(&why, " -> two live copies diverge%s%s%s",
              mx->defs[f->xdef].kind == K_DATA || my->defs[f->def].kind == K_DATA ? "" : " (function with private state behind it)",
              "", "");
@@ -182,41 +171,21 @@ int report_split(struct report *r, const struct image *im, const char *name, con
     if (im->obs && im->obs->live) slot_words(&why, im, name, f);
     else if (im->obs) cat(&why, " [%s]%s%s", f->observed ? "observed: the loader made this binding" : "modelled: not in the loader's record", "", "");
     char *jb = json_str(mname(im, f->binder)), *jy = json_str(my->path), *jx = json_str(mx->path);
-    char *jp = r->promoted ? json_str(r->promoted) : NULL;   /* a LATENT row: the module whose promotion */
+    char *jp = fs->promoted ? json_str(fs->promoted) : NULL;   /* a LATENT row: the module whose promotion */
     char *extra = xasprintf(",\"binder\":%s,\"binds\":%s,\"binding\":\"%s\",\"live_copy\":%s,\"evidence\":\"%s\"%s%s%s",
                             jb, jy, how_name[f->how], jx, f->ev_how < 0 ? "collision" : how_name[f->ev_how],
                             !im->obs ? "" : f->observed ? ",\"observed\":true" : ",\"observed\":false",
                             jp ? ",\"promoted\":" : "", jp ? jp : "");
-    report_row(r, im, &d, name, f->conf, why, extra);
+    row(r, im, it, f->conf, why, extra);
     free(jb); free(jy); free(jx); free(jp); free(extra); free(why);
-    decision_free(&d);
-    return d.cls == V_SPLIT;
 }
 
 /* Two different libraries that share names: one row for the pair. */
-int report_collision(struct report *r, const struct image *im, const struct collision *c)
+static void print_collision(struct report *r, const struct image *im, const struct findings *fs, const struct item *it)
 {
-    struct decision d;
-    decide_collision(&d, c);
-    int skip = 0;
-    char *pairname = xasprintf("%s+%s", mname(im, c->a), mname(im, c->b));
-    const char *sym = d.cls == V_SPLIT ? c->name : pairname;
+    const struct collision *c = &it->c;
     const char *mods[2] = { mname(im, c->a), mname(im, c->b) };
-    char *key = xasprintf("%s\1pair\1%s\1%s", im->exe_path, im->mods[c->a].m->path, im->mods[c->b].m->path);
-    int dup = strmap_get(&r->seen, key) != NULL;
-    /* a latent pass reports a split the promotion adds, nothing else */
-    /* a collision row needs the names to meet, and more than one of them:
-     * one shared name is a convention (NSPR's libVersionPoint in each of
-     * its libraries, a plugin's entry point), not another library's interface */
-    if ((r->promoted && (dup || !decide_latent(&d))) || (d.cls == V_COLLISION && (!c->meet || (c->shared < 2 && !c->name))))
-        skip = 1;
-    else if (r->allow && allow_match(r->allow, sym, mods, 2)) { r->suppressed++; skip = 1; }
-    if (skip) { free(key); free(pairname); decision_free(&d); return 0; }
-    if (d.cls != V_COLLISION) strmap_put(&r->seen, key, r);
-    free(key);
-    char *why = r->promoted ? xasprintf("in %s, if %s were opened RTLD_GLOBAL (or promoted with RTLD_NOLOAD|RTLD_GLOBAL): ",
-                                        im->exe_path, r->promoted)
-                            : xasprintf("in %s: ", im->exe_path);
+    char *why = opening(im, fs);
     char *n = xasprintf("%d", c->shared), *k = xasprintf("%d", c->crossed);
     cat(&why, "%s and %s are different libraries (%s) that export ", mods[0], mods[1],
         c->different == D_MAJOR ? "two versions of one name" : "other names, a part of the interface in common");
@@ -230,7 +199,7 @@ int report_collision(struct report *r, const struct image *im, const struct coll
         if (c->live >= 0) alive_because(&why, im, c->name, &c->f);
         else cat(&why, "; but %s's own copy is not in use (interposition)%s%s", mname(im, c->f.x), "", "");
     }
-    if (d.cls == V_COLLISION)
+    if (it->cls == V_COLLISION)
         cat(&why, " -> a collision: a reference to any of these names binds whichever library the scope finds first, "
                   "code built for the other%s%s%s", "", "", "");
     else cat(&why, " -> different libraries: state written through one is read through the other [confidence: %s]%s%s",
@@ -245,24 +214,22 @@ int report_collision(struct report *r, const struct image *im, const struct coll
     if (c->name) {   /* the strongest crossing, with split rows' fields */
         const struct finding *f = &c->f;
         char *jr = json_str(mname(im, f->binder)), *jy = json_str(im->mods[f->target].m->path),
-             *jx = json_str(im->mods[f->x].m->path), *jp = r->promoted ? json_str(r->promoted) : NULL, *t;
+             *jx = json_str(im->mods[f->x].m->path), *jp = fs->promoted ? json_str(fs->promoted) : NULL, *t;
         t = xasprintf("%s,\"binder\":%s,\"binds\":%s,\"binding\":\"%s\",\"live_copy\":%s,\"evidence\":\"%s\"%s%s", extra, jr,
                       jy, how_name[f->how], jx, c->live < 0 ? "none" : f->ev_how < 0 ? "collision" : how_name[f->ev_how],
                       jp ? ",\"promoted\":" : "", jp ? jp : "");
         free(extra); free(jr); free(jy); free(jx); free(jp);
         extra = t;
     }
-    report_row(r, im, &d, sym, d.cls == V_COLLISION ? -1 : c->live, why, extra);
-    int split = d.cls == V_SPLIT;
-    free(extra); free(why); free(pairname);
-    decision_free(&d);
-    return split;
+    row(r, im, it, it->cls == V_COLLISION ? -1 : c->live, why, extra);
+    free(extra); free(why);
 }
 
-/* Only in the image as given: a latent pass reports what a promotion adds. */
-void report_partition(struct report *r, const struct image *im, const char *name, const int *mods, const int *users, int n)
+/* A partition of one name: n live copies, each bound by its own users. */
+static void print_partition(struct report *r, const struct image *im, const struct item *it)
 {
-    if (r->promoted) return;
+    const char *name = it->name;
+    const int *mods = it->pm, *users = it->pu, n = it->n;
     char *list = xstrdup(""), *jl = xstrdup("");   /* the words, and the same as JSON */
     int paths = 0;   /* plugins all called plugin.so: name them by path */
     for (int i = 0; i < n; i++)
@@ -281,47 +248,147 @@ void report_partition(struct report *r, const struct image *im, const char *name
     }
     char *why = xasprintf("in %s: %s in %d live copies: %s; each copy is bound by its own users (a partition): "
                           "state written through one copy is not seen through another", im->exe_path, name, n, list);
-    struct decision d;
-    decide_copy(&d, "med");   /* the state behind each copy is proven */
     char *extra = xasprintf(",\"copies\":[%s]", jl);
-    report_row(r, im, &d, name, -1, why, extra);
-    decision_free(&d);
+    row(r, im, it, -1, why, extra);
     free(extra);
     free(why);
     free(list);
     free(jl);
 }
 
+/* A library in 2+ copies (copies.c's fingerprints). */
+static void print_copies(struct report *r, const struct image *im, const struct item *it)
+{
+    char *list = xstrdup(""), *jl = xstrdup("");   /* the words, and the same as JSON */
+    for (int k = 0; k < it->n; k++) {
+        const struct copyof *c = &it->cp[k];
+        int variant = strcmp(c->variant, it->name) != 0;
+        char *t = xasprintf("%s%s%s (%s%s%s%s%s)", list, k ? ", " : "", mname(im, c->mod), c->kind, variant ? " " : "",
+                            variant ? c->variant : "", c->version[0] ? " " : "", c->version);
+        free(list);
+        list = t;
+        char *jm = json_str(mname(im, c->mod)), *jp = json_str(im->mods[c->mod].m->path);
+        t = xasprintf("%s%s{\"module\":%s,\"path\":%s,\"kind\":\"%s\",\"variant\":\"%s\",\"version\":\"%s\"}", jl,
+                      k ? "," : "", jm, jp, c->kind, c->variant, c->version);
+        free(jl); free(jm); free(jp);
+        jl = t;
+    }
+    char *why = xasprintf("in %s: %s in %d copies: %s; each copy is bound by its own users (a partition); "
+                          "process-wide state of one: %s", im->exe_path, it->name, it->n, list, it->state);
+    char *extra = xasprintf(",\"copies\":[%s]", jl);
+    row(r, im, it, -1, why, extra);
+    free(extra);
+    free(why);
+    free(list);
+    free(jl);
+}
+
+/* What ld.so would refuse, in its words where it has them. */
+static void print_noload(struct report *r, const struct image *im, const struct item *it)
+{
+    const struct noload *nl = &it->nl;
+    const char *by = mname(im, nl->by), *n = nl->need;
+    char *why = xasprintf("in %s: ", im->exe_path);
+    char *more = nl->more ? xasprintf(" (and %d more)", nl->more) : xstrdup("");
+    switch (nl->cause) {
+    case N_NO_FILE:
+        cat(&why, "%s needs '%s', a path (a NEEDED name with a slash is opened as it stands, relative to "
+                  "the current directory), and there is no such file: the program cannot start%s", by, n, "");
+        break;
+    case N_RUNPATH:
+        cat(&why, "%s needs %s, which no search rule of %s finds; ", by, n, by);
+        cat(&why, "it is at %s, reached only through %s's RUNPATH, which serves %s's own NEEDED entries, ", nl->path,
+            mname(im, nl->via), mname(im, nl->via));
+        cat(&why, "not its dependencies' (RUNPATH is not transitive): give %s its own RUNPATH%s%s", by, "", "");
+        break;
+    case N_DEV_NAME:
+        cat(&why, "%s needs %s; only %s exists ", by, n, nl->path);
+        cat(&why, "(the development name, SONAME %s): the SONAME link %s is missing (ldconfig -n in its directory makes it)%s",
+            n, n, "");
+        break;
+    case N_NOT_FOUND:
+        cat(&why, "%s needs %s, which no search rule finds (RPATH, LD_LIBRARY_PATH, RUNPATH, "
+                  "ld.so.cache, default directories): the program cannot start%s", by, n, "");
+        break;
+    case N_RELATIVE:
+        cat(&why, "%s needs '%s', a relative path: ld.so opens it relative to the current directory, so the "
+                  "program starts only from a directory that has it (here: %s); link with -L DIR -lNAME "
+                  "and a RUNPATH instead", by, n, nl->path ? nl->path : "?");
+        break;
+    case N_VERSION: {
+        char *syms = xstrdup("");
+        for (int k = 0; k < nl->nnames; k++) cat(&syms, "%s%s%s", k ? ", " : "", nl->names[k], "");
+        char num[16];
+        snprintf(num, sizeof num, "%d", nl->more);
+        if (nl->more) cat(&syms, " and %s more%s%s", num, "", "");
+        cat(&why, "%s needs version %s of %s ", by, n, nl->file);
+        cat(&why, "(%s), but %s found at %s ", nl->nnames ? syms : "no symbol of its own", nl->file, nl->path);
+        cat(&why, "defines no %s (newest: %s): ld.so refuses to start it (\"version `%s' not found\")", n, nl->newest, n);
+        free(syms);
+        break;
+    }
+    case N_UNDEFINED:
+        cat(&why, "%s needs %s%s", by, n, nl->ver ? "@" : "");
+        cat(&why, "%s%s, which no module of the image defines: ld.so stops at start (\"undefined symbol\")%s",
+            nl->ver ? nl->ver : "", more, "");
+        break;
+    case N_UNDEFINED_LAZY:
+        cat(&why, "%s calls %s%s", by, n, nl->ver ? "@" : "");
+        cat(&why, "%s%s, which no module of the image defines: the program starts and stops at the first call "
+                  "(lazy binding)%s", nl->ver ? nl->ver : "", more, "");
+        break;
+    }
+    row(r, im, it, -1, why, "");
+    free(more);
+    free(why);
+}
+
+/* One pass over the findings as graded: the rows in the order found. */
+void report_print(struct report *r, const struct image *im, const struct findings *fs)
+{
+    r->naive += !fs->promoted && fs->naive;
+    for (int i = 0; i < fs->n; i++) {
+        const struct item *it = &fs->v[i];
+        if (it->keep != K_SHOW) continue;
+        switch (it->kind) {
+        case F_CAPTURE: print_capture(r, im, fs, it); break;
+        case F_PARTITION: print_partition(r, im, it); break;
+        case F_COLLISION: print_collision(r, im, fs, it); break;
+        case F_COPY: print_copies(r, im, it); break;
+        case F_NOLOAD: print_noload(r, im, it); break;
+        }
+    }
+}
+
 void report_partial(struct report *r) { r->partial++; }
 
-void report_naive(struct report *r, int has_duplicates) { r->naive += !r->promoted && has_duplicates; }
 
-static void print_json(FILE *o, const struct report *r, int images, int errors)
+static void print_json(FILE *o, const struct report *r, int images, int errors, int suppressed)
 {
     const int *c = r->count;
     fprintf(o, "{\"images\":%d,\"splits\":%d,\"maybe\":%d,\"info\":%d,\"suppressed\":%d,\"partial\":%d,\"errors\":%d,"
                "\"naive_duplicates\":%d,\"noload\":%d,\"latent\":%d,\"copies\":%d,\"collisions\":%d,\"findings\":[",
-            images, c[V_SPLIT], c[V_MAYBE], c[V_INFO], r->suppressed, r->partial, errors, r->naive, c[V_NOLOAD],
+            images, c[V_SPLIT], c[V_MAYBE], c[V_INFO], suppressed, r->partial, errors, r->naive, c[V_NOLOAD],
             c[V_LATENT], c[V_COPY], c[V_COLLISION]);
     for (int i = 0; i < r->nrows; i++) fprintf(o, "%s%s", i ? "," : "", r->rows[i]);
     fprintf(o, "]}\n");
 }
 
-void report_finish(struct report *r, int images, int errors)
+void report_finish(struct report *r, int images, int errors, int suppressed)
 {
     const int *c = r->count;
     if (r->json_out) {
-        print_json(r->json_out, r, images, errors);
+        print_json(r->json_out, r, images, errors, suppressed);
         fclose(r->json_out);
         r->json_out = NULL;
     }
     if (r->json) {
-        print_json(stdout, r, images, errors);
+        print_json(stdout, r, images, errors, suppressed);
         return;
     }
     printf("# symsplit: %d image(s), %d split(s), %d maybe, %d info%s, %d suppressed by allowlist, %d partial, %d error(s); "
            "%d cannot load, %d latent, %d library copies, %d collisions\n",
-           images, c[V_SPLIT], c[V_MAYBE], c[V_INFO], r->show_all ? "" : " (rows with --info)", r->suppressed, r->partial, errors,
+           images, c[V_SPLIT], c[V_MAYBE], c[V_INFO], r->show_all ? "" : " (rows with --info)", suppressed, r->partial, errors,
            c[V_NOLOAD], c[V_LATENT], c[V_COPY], c[V_COLLISION]);
     printf("# naive: %d image(s) have a name defined by two modules of their closure (nm -D | sort | uniq -d)\n", r->naive);
 }

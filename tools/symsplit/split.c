@@ -14,7 +14,7 @@
  * Interposition with X's copy dead (the ordinary malloc case) is not a split;
  * neither are two copies each used only by their own dependents (two
  * independent instances), nor different versions of one name. */
-#include "report.h"
+#include "analyse.h"
 #include <elf.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,10 +211,13 @@ static int capture(struct ctx *c, const struct group *gr, struct finding *out)
             int diff = different_entities(X, &X->defs[xd], Y, yd);
             /* a hidden namesake with other code is not a copy of the interposing definition */
             if (diff && X->defs[xd].hidden_vis) continue;
-            struct finding f = { b->binder, b->target, b->def, b->how, x, xd, 0, 0, 0, NULL, diff, 0 };
+            struct finding f = { b->binder, b->target, b->def, b->how, x, xd, 0, 0, 0, NULL, diff, 0, 0, 0 };
+            f.local = im->mods[b->binder].scope >= 0 && !image_in_global(im, b->target);
             /* the record names the reference's version; an unversioned reference may bind a versioned definition */
             f.observed = b->how == H_LOOKUP && (observed_module(im, b->binder, gr->name, vname(Y, yd)) == b->target ||
                                                 observed_module(im, b->binder, gr->name, NULL) == b->target);
+            /* --pid: a slot still in its PLT is bound at the first call */
+            if (im->obs && im->obs->live && !f.observed) live_module(im->obs->live, b->binder, gr->name, &f.lazy);
             /* running code keeps a copy of code in use, never a copy of data;
              * C++ vague linkage is reported as such whatever the evidence */
             int name_only = yd->kind != K_FUNC || X->defs[xd].kind != K_FUNC || weak_func(yd) || weak_func(&X->defs[xd]);
@@ -243,7 +246,7 @@ static int capture(struct ctx *c, const struct group *gr, struct finding *out)
  * COPY row of the name when one copy is in an RTLD_LOCAL dlopen's scope and
  * the state behind each copy is proven (two copies of code that reaches no
  * state of its own, constants and vague linkage diverge in nothing). */
-static void partition(struct ctx *c, const struct group *gr, struct report *r)
+static void partition(struct ctx *c, const struct group *gr, struct findings *fs, int capture)
 {
     const struct image *im = c->im;
     int mods[8], users[8], defs[8], n = 0, local = 0;
@@ -267,10 +270,15 @@ static void partition(struct ctx *c, const struct group *gr, struct report *r)
         mods[n] = b->target; users[n] = b->binder; defs[n++] = b->def;
         if (im->mods[b->target].scope >= 0 && !image_in_global(im, b->target)) local = 1;
     }
-    if (n >= 2 && local) report_partition(r, im, gr->name, mods, users, n);
+    if (n < 2 || !local) return;
+    struct item *it = findings_add(fs, F_PARTITION, gr->name);
+    it->capture = capture;
+    it->n = n;
+    memcpy(it->pm, mods, sizeof mods);
+    memcpy(it->pu, users, sizeof users);
 }
 
-int analyse_image(struct report *r, const struct image *im)
+void analyse_image(struct findings *fs, const struct image *im)
 {
     /* Pass 1: names that two modules of this image define (dups.c narrows
      * each module to its names that anyone else in the run defines). */
@@ -291,7 +299,7 @@ int analyse_image(struct report *r, const struct image *im)
     }
     int naive = 0;   /* what `nm -D | sort | uniq -d` over the closure would say */
     for (size_t i = 0; i <= t.mask && !naive; i++) naive = t.s[i].ndef >= 2;
-    report_naive(r, naive);
+    fs->naive = naive;
 
     /* Pass 2: every module's view of those names. */
     struct ctx c = { .im = im };
@@ -358,7 +366,7 @@ int analyse_image(struct report *r, const struct image *im)
         }
     }
 
-    int n = im->n, splits = 0;
+    int n = im->n;
     c.closure = xcalloc(n, sizeof *c.closure);
     c.comp = xcalloc((size_t)n * n, 1);
     memset(c.comp, -2, (size_t)n * n);
@@ -370,15 +378,27 @@ int analyse_image(struct report *r, const struct image *im)
     for (int k = 0; k < c.ng; k++) {
         struct group *gr = &c.g[k];
         struct finding f;
-        int split = gr->nd >= 2 && capture(&c, gr, &f) ? report_split(r, im, gr->name, gr->b, gr->n, &f) : 0;
-        splits += split;
-        /* a capture that is no split (maybe, info) can sit beside a partition */
-        if (!split && gr->nd >= 2) partition(&c, gr, r);
+        int ci = -1;
+        if (gr->nd >= 2 && capture(&c, gr, &f)) {
+            struct item *it = findings_add(fs, F_CAPTURE, gr->name);
+            it->f = f;
+            it->harmless = capture_harmless(im, &f, &it->owned, &it->proven);
+            it->data = im->mods[f.x].m->defs[f.xdef].kind == K_DATA || im->mods[f.target].m->defs[f.def].kind == K_DATA;
+            it->mods = xcalloc(2 * gr->n + 2, sizeof *it->mods);   /* the allowlist matches any of them */
+            for (int i = 0; i < gr->n; i++) {
+                it->mods[it->nmods++] = gr->b[i].binder;
+                it->mods[it->nmods++] = gr->b[i].target;
+            }
+            ci = fs->n - 1;
+        }
+        /* a capture that is no split (maybe, info) can sit beside a
+         * partition (the policy keeps the partition only then) */
+        if (gr->nd >= 2) partition(&c, gr, fs, ci);
         free(gr->b);
         free(gr->dm);
         free(gr->dk);
     }
-    splits += pairs_report(c.pairs, r);
+    pairs_find(c.pairs, fs);
     pairs_free(c.pairs);
     for (int i = 0; i < n; i++) free(c.closure[i]);
     free(c.closure);
@@ -388,5 +408,4 @@ int analyse_image(struct report *r, const struct image *im)
     free(c.handles);
     free(c.g);
     free(t.s);
-    return splits;
 }

@@ -1,5 +1,7 @@
 /* symsplit: a static model of how ld.so binds dynamic symbols, used to find
- * split state (two modules of one process resolving one name to two copies). */
+ * split state (two modules of one process resolving one name to two copies).
+ * This header: the base, read and model layers; analyse.h, policy.h and
+ * report.h add one layer each (docs/symsplit-reference.md, Shape of the code). */
 #ifndef SYMSPLIT_H
 #define SYMSPLIT_H
 #include <stddef.h>
@@ -119,7 +121,7 @@ int calls_itself(struct module *m, int defidx);   /* 1: code calls this own expo
 /* ---- funcstate.c ---- */
 int function_state(struct module *m, const struct def *d);  /* 1 own state, 0 none, -1 unknown */
 void funcstate_free(void *fstate);
-void copies_free(void *copies);
+
 int insn_boundary(struct module *m, uint64_t addr);          /* 1 yes, 0 no, -1 unknown */
 
 /* ---- demangle.c ---- */
@@ -206,7 +208,10 @@ struct observed {
     int nbinds;
     const struct live *live; /* --pid: each image module's GOT/PLT slots instead (live.c) */
 };
+/* record.c: one binding of the loader's record (paths stat'ed once); the key of a binding */
+struct fileid { dev_t dev; ino_t ino; int ok; };
 void observed_bind(struct observed *o, const char *binder, const char *target, const char *name, const char *ver);
+char *observed_key(dev_t dev, ino_t ino, const char *name, const char *ver);
 /* The module (image index) from's reference to name@ver was seen bound to, or -1. */
 int observed_module(const struct image *im, int from, const char *name, const char *ver);
 
@@ -221,7 +226,8 @@ void live_describe(const struct live *lv, const struct image *im, FILE *f);   /*
  * bound (*lazy: still in its PLT) or not read. */
 int live_module(const struct live *lv, int from, const char *name, int *lazy);
 
-/* ---- maps.c: --pid / --maps ---- */
+/* ---- maps.c: --pid / --maps: the files a process mapped; image_maps.c: its image ---- */
+char **maps_files(const char *file, int *n, char **err);      /* unique paths, address order; NULL with *err */
 int maps_image(const char *file, const char **exe, const struct dlopen_req *user, int nuser,
                struct dlopen_req **out, char **err);
 char *maps_of_pid(const char *pid, char **exe, char **err);   /* the maps file; *exe from /proc/PID/exe */
@@ -245,47 +251,4 @@ struct dlsyms *dlsyms_host(struct dlsyms *d, const char *host, char **err);
  * version it asks for (NULL: dlsym, the default version). */
 int dlsym_wanted(const struct dlsyms *d, const char *name, const char **ver);
 
-/* ---- split.c / report.c ---- */
-struct allow;
-struct report;
-struct report *report_new(int json, FILE *json_out, int show_all, struct allow *allow);
-int analyse_image(struct report *r, const struct image *im); /* returns #splits */
-/* A finding: `binder` was linked against module x (in its dependencies) but
- * its binding lands on (target, def); x's own definition xdef stays in use,
- * by the evidence ev_how (of ev_binder, or via the other name ev_name). */
-struct finding {
-    int binder, target, def, how;
-    int x, xdef, conf;
-    int ev_how, ev_binder;
-    const char *ev_name;
-    int collision;           /* the two definitions are different entities (sizes or bytes differ) */
-    int observed;            /* the capturing binding was read from the process, not modelled */
-};
-/* collide.c: two different libraries exporting the same names (one pair). */
-enum { D_MAJOR = 1, D_NAMES };  /* why different: another version of one base name; another name sharing a part */
-struct collision {
-    int a, b;                /* module indices, a < b */
-    int shared;              /* exported names both define */
-    const char *example;     /* one shared name */
-    int different, decided;  /* 0 same library (or unknown), D_MAJOR, D_NAMES */
-    int first, meet;         /* module the global scope finds first (-1 neither); the names meet in a scope */
-    int crossed;             /* references bound from one library to the other */
-    struct finding f;        /* the strongest of them, */
-    const char *name;        /* of this name (NULL: none crossed) */
-    int live;                /* its evidence that the library it was linked against stays in use; -1 none */
-};
-struct pairs;
-struct pairs *pairs_new(const struct image *im);
-void pairs_free(struct pairs *ps);
-void pairs_count(struct pairs *ps, const char *name, const int *dm, const int *dk, int nd);
-int pairs_different(struct pairs *ps, int a, int b);
-void pairs_note(struct pairs *ps, const char *name, const struct finding *f);
-int pairs_report(struct pairs *ps, struct report *r);
-/* copies.c: a and b carry one library (an exported or hidden copy of a fingerprinted family). */
-int common_family(struct module *a, struct module *b);
-/* policy.c: two definitions of one name that are not copies of one thing. */
-int different_entities(const struct module *a, const struct def *da, const struct module *b, const struct def *db);
-void report_finish(struct report *r, int images, int errors);
-struct allow *allow_load(const char *path, char **err);
-int allow_match(const struct allow *a, const char *sym, const char *const *mods, int nmods);
 #endif
