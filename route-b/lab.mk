@@ -59,7 +59,7 @@ endef
 define rb_vendored
 $(RB)/$1/$2/plugin.so: $(RB_SRC)/plugin.c $(RB_RT) $3 $(RB_TABLE)
 	@mkdir -p $$(@D)
-	$$(Q)$$(RB_SO) -DRT_COPY=$2 -DPLUGIN=$2 -o $$@ $$(filter %.c,$$^) $$(LINK_NOW)
+	$$(Q)$$(RB_SO) -DRT_COPY=$2 -DRT_OWN=$2 -DPLUGIN=$2 -o $$@ $$(filter %.c,$$^) $$(LINK_NOW)
 $(RB)/$1/app: $(RB)/$1/$2/plugin.so
 endef
 
@@ -80,11 +80,12 @@ endef
 
 # rb_plugin DIR,MOD,SOURCE,LIBDIR,KIND,BIND: MOD/plugin.so from SOURCE with
 # DT_NEEDED on the runtime in LIBDIR (KIND soname: librt.so.1; hashed: the
-# grafted name), found through DT_RPATH $ORIGIN[/../LIBDIR].
+# grafted name), found through DT_RPATH $ORIGIN[/../LIBDIR]; LIBDIR is also
+# the name of the copy built there (RT_OWN: the copy the plugin ships).
 define rb_plugin
 $(RB)/$1/$2/plugin.so: $(RB_SRC)/$3 $(RB_SRC)/rt.h $(RB)/$1/$4/$(if $(filter hashed,$5),rt.name,librt.so.1)
 	@mkdir -p $$(@D)
-	$$(Q)$$(RB_SO) -DPLUGIN=$2 -o $$@ $$< -L$(RB)/$1/$4 -Wl,--no-as-needed \
+	$$(Q)$$(RB_SO) -DPLUGIN=$2 -DRT_OWN=$4 -o $$@ $$< -L$(RB)/$1/$4 -Wl,--no-as-needed \
 		-l:$(if $(filter hashed,$5),$$$$(cat $(RB)/$1/$4/rt.name),librt.so.1) \
 		-Wl,--disable-new-dtags,-rpath,'$$$$ORIGIN$(if $(filter $2,$4),,/../$4)' $6
 $(RB)/$1/app: $(RB)/$1/$2/plugin.so

@@ -36,13 +36,19 @@ cell() { table_cell route-b "$@"; }
 	done
 }
 
-@test "SPLIT rows: some table read is at an address no write went to (raw addresses)" {
-	list=$(rows_expecting route-b SPLIT)
-	[ -n "$list" ] || fail "nothing to check: rows_expecting route-b SPLIT"
+@test "PARTITION rows: some table read is at an address no write went to, through the copy its reader ships (raw addresses)" {
+	list=$(rows_expecting route-b PARTITION)
+	[ -n "$list" ] || fail "nothing to check: rows_expecting route-b PARTITION"
 	for r in $list; do
 		w=$(written_addrs "$(R)" "$r"); rd=$(read_addrs "$(R)" "$r")
 		[ -n "$w" ] && [ -n "$rd" ] || fail "$r: no write or no read"
 		[ -n "$(comm -13 <(echo "$w") <(echo "$rd"))" ] || fail "$r: every read address was written"
+		# each read of an unwritten table ran the copy its consumer ships
+		row "$(R)" "$r" | awk -v w="$w" '
+			BEGIN { n = split(w, a, "\n"); for (i = 1; i <= n; i++) { sub(/^@/, "", a[i]); wr[a[i]] = 1 } }
+			/^\[get_list <- / { match($0, /copy=[^ ]+/); c = substr($0, RSTART + 5, RLENGTH - 5); match($0, /@0x[0-9a-fA-F]+/); at = substr($0, RSTART + 1, RLENGTH - 1) }
+			/ sees [0-9]+ device/ && !(at in wr) { match($0, /ships copy=[^)]+/); if (substr($0, RSTART + 11, RLENGTH - 11) != c) { print "a reader of an unwritten table ran copy=" c ": " $0; bad = 1 } }
+			END { exit bad }' || fail "$r: a read of an unwritten table through another copy than its reader ships (a capture: SPLIT)"
 	done
 }
 

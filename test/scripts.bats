@@ -28,29 +28,37 @@ verdict() { printf '%b' "$1" | "$TOP/scripts/verdict"; }
 
 @test "verdict: a read of a table that got no write is SPLIT, and the consumer is annotated" {
 	run verdict '== r: x\n[w -> t@0x1] n\n[rd <- t@0x2] n\nc: discovered 0 device(s)\n'
-	assert_line --index 3 --partial 'DEVICE NOT FOUND -- but the constructor DID register devices, into the OTHER copy'
+	assert_line --index 3 --partial 'DEVICE NOT FOUND -- devices were registered, into another copy'
 	assert_line --index 4 'verdict: SPLIT (written t@0x1 != read t@0x2)'
 }
 
-@test "verdict: equal addresses are no split" {
+@test "verdict: equal addresses are no-split" {
 	run verdict '== r: x\n[w -> t@0x1] n\n[rd <- t@0x1] n\nc sees 2 device(s)\n'
 	assert_line --index 3 --partial '[OK -- reads the copy the registration landed in]'
-	assert_line --index 4 'verdict: no split (written t@0x1 == read t@0x1)'
+	assert_line --index 4 'verdict: no-split (written t@0x1 == read t@0x1)'
 }
 
-@test "verdict: no write line means the constructor never ran" {
+@test "verdict: no write line is not-loaded" {
 	run verdict '== r: x\n[rd <- t@0x1] n\nc: discovered 0 device(s)\n'
-	assert_line 'verdict: constructor never ran (no register line)'
+	assert_line 'verdict: not-loaded (no register line: nothing registered a device)'
 }
 
 @test "verdict: a failed run has no verdict, not a made-up one" {
 	run verdict '== r: x\n[run failed: exit 127]\n'
-	assert_line 'verdict: run failed (exit 127): no verdict'
+	assert_line 'verdict: run-failed (exit 127): no verdict'
 }
 
-@test "verdict: two registries each read after their own write are no split" {
+@test "verdict: two registries each read after their own write are no-split" {
 	run verdict '== r: x\n[a -> A @0x1] n\n[b -> B @0x2] n\n[ra <- A @0x1] n\n[rb <- B @0x2] n\n'
-	assert_line 'verdict: no split (every table read was written: @0x1, @0x2)'
+	assert_line 'verdict: no-split (every table read was written: @0x1, @0x2)'
+}
+
+@test "verdict: a read of an unwritten table through the copy its reader ships is PARTITION; through another copy, SPLIT" {
+	run verdict '== r: x\n[w -> copy=A t@0x1] n\n[rd <- copy=B t@0x2] n\npB sees 0 device(s) (ships copy=B)\n'
+	assert_line --index 3 --partial 'DEVICE NOT FOUND -- it read the copy it ships'
+	assert_line --index 4 'verdict: PARTITION (written t@0x1 != read t@0x2, read through copy=B, the copy its reader ships)'
+	run verdict '== r: x\n[w -> copy=A t@0x1] n\n[rd <- copy=B t@0x2] n\npB sees 0 device(s) (ships copy=A)\n'
+	assert_line --index 4 'verdict: SPLIT (written t@0x1 != read t@0x2)'
 }
 
 @test "verdict --must-run: fails in one line only when every row that could run failed to run" {
@@ -72,7 +80,7 @@ verdict() { printf '%b' "$1" | "$TOP/scripts/verdict"; }
 
 @test "verdict: evidence lines stay under their row, after the verdict" {
 	run verdict '== r: x\n[w -> t@0x1]\n  | fact\n[rd <- t@0x1]\n'
-	assert_output $'== r: x\n[w -> t@0x1]\n[rd <- t@0x1]\nverdict: no split (written t@0x1 == read t@0x1)\n  | fact'
+	assert_output $'== r: x\n[w -> t@0x1]\n[rd <- t@0x1]\nverdict: no-split (written t@0x1 == read t@0x1)\n  | fact'
 }
 
 @test "verdict: a call that ran another copy's same-named definition of another size is COLLISION" {
@@ -111,23 +119,23 @@ ao_ran()   { printf '[%s ran stack=%s at vx_open_device@0x%s] opened logical dev
 
 @test "verdict: a failed link whose record names a multiple definition is link-error (bfd, gold and lld wording)" {
 	run verdict '== r: x\n[link failed: exit 1] the record:\n[ld] (.text+0x0): multiple definition of `vx_open_device'"'"'; a.o: first defined here\n'
-	assert_line 'verdict: link error (the linker refused the link: vx_open_device defined twice)'
+	assert_line 'verdict: link-error (the linker refused the link: vx_open_device defined twice)'
 	run verdict '== r: x\n[link failed: exit 1]\n[ld] ld.gold: error: b.a(m.o): multiple definition of '"'"'vx_open_device'"'"'\n'
-	assert_line 'verdict: link error (the linker refused the link: vx_open_device defined twice)'
+	assert_line 'verdict: link-error (the linker refused the link: vx_open_device defined twice)'
 	run verdict '== r: x\n[link failed: exit 1]\n[ld] ld.lld: error: duplicate symbol: vx_open_device\n'
-	assert_line 'verdict: link error (the linker refused the link: vx_open_device defined twice)'
+	assert_line 'verdict: link-error (the linker refused the link: vx_open_device defined twice)'
 }
 
 @test "verdict: a failed link on an undefined reference is link-error naming it (bfd and lld wording)" {
 	run verdict '== r: x\n[link failed: exit 1]\n[ld] collective.c:(.text+0x2): undefined reference to `vx_abi_bundled'"'"'\n'
-	assert_line 'verdict: link error (the linker refused the link: vx_abi_bundled undefined)'
+	assert_line 'verdict: link-error (the linker refused the link: vx_abi_bundled undefined)'
 	run verdict '== r: x\n[link failed: exit 1]\n[ld] ld.lld: error: undefined symbol: vx_abi_bundled\n'
-	assert_line 'verdict: link error (the linker refused the link: vx_abi_bundled undefined)'
+	assert_line 'verdict: link-error (the linker refused the link: vx_abi_bundled undefined)'
 }
 
 @test "verdict: a failed link whose record names no symbol is run-failed, not link-error" {
 	run verdict '== r: x\n[link failed: exit 1]\n[ld] ld.bfd: cannot find -lnope\n'
-	assert_line 'verdict: link failed (exit 1, the linker names no symbol): no verdict'
+	assert_line 'verdict: run-failed (the link failed: exit 1, the linker names no symbol): no verdict'
 }
 
 @test "verdict: a run the loader refused is loader-error, counted per run" {

@@ -1069,9 +1069,9 @@ row_args() {
 # Outside the model, each with its reason (rb_outside):
 #   a newlm step   dlmopen(LM_ID_NEWLM): symsplit models one namespace
 #   refused        the runtime's own guard stops the process: not a binding
-# The mapping (docs/symsplit-reference.md, "Route B"): lab SPLIT = a SPLIT
-# (capture) or a partition (COPY/LATENT) row of a name the row's modules
-# define, so --strict exits 1; no-split = --strict exits 0; COLLISION = SPLIT
+# The mapping (docs/symsplit-reference.md, "Route B"): lab SPLIT or PARTITION
+# = a SPLIT (capture) or a partition (COPY/LATENT) row of a name the row's
+# modules define, so --strict exits 1; no-split = --strict exits 0; COLLISION = SPLIT
 # high, different entities, unless the lab's collision is of functions only
 # (symsplit compares data sizes only: a documented limit, asserted exit 0);
 # no-collision = --strict exits 0.
@@ -1116,7 +1116,7 @@ rb_args() {   # ROW: symsplit's arguments, one a line
         names=$(find "$d" -mindepth 2 -name '*.so*' -type f -exec nm -D --defined-only {} + 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u)
         rows=$(grep -E '^(SPLIT|LATENT|COPY) ' <<<"$output" | awk '{ print $3 }' | grep -Fxf <(printf '%s\n' "$names") || true)
         case $v in
-        SPLIT) [ "$status" -eq 1 ] && [ -n "$rows" ] || { echo "$row: $v, symsplit $status, rows: $rows: $output"; bad=1; } ;;
+        SPLIT|PARTITION) [ "$status" -eq 1 ] && [ -n "$rows" ] || { echo "$row: $v, symsplit $status, rows: $rows: $output"; bad=1; } ;;
         COLLISION)
             if grep -q 'verdict: COLLISION .*definition fn@' <(row "$(out_file rb)" "$row"); then
                 [ "$status" -eq 0 ] || { echo "$row: function collision (limit), symsplit $status: $output"; bad=1; }
