@@ -27,6 +27,14 @@ archive-member	archive members?
 misdirected	misdirect(ed|ion|s)?([^a-z]|$)
 version-need	version needs?([^a-z]|$)
 runpath	(^|[^a-z_])(dt_)?r(un)?path([^a-z_]|$)
+searchlist	searchlist
+namespace	(^|[^a-z])(a|which|per|dlmopen|loader's|its own) namespace([^a-z]|$)|namespace of its own
+link-map	(^|[^a-z])link[- ]maps?([^a-z]|$)
+canonical-plt	canonical plt entr(y|ies)
+matrix-c-variants	c′|c″
+copy-row	(^|[^a-z])copy rows?([^a-z]|$)
+secure-mode	secure mode
+verdict-words	verdict words?([^a-z]|$)
 T
 }
 readmes() { ls "$TOP"/README.md "$TOP"/*/README.md "$TOP"/tools/*/README.md 2>/dev/null; }
@@ -65,6 +73,17 @@ first_use() { printf '%s\t%s\n' "$2" "$3" | first_uses "$1" | cut -d' ' -f2; }
 		done < <(terms | first_uses "$f")
 	done
 	[ -z "$bad" ] || fail "$bad"
+}
+
+@test "glossary: every link into docs/glossary.md names an anchor it has" {
+	anchors=$(grep -oE '<a id="[a-z-]+"></a>' "$TOP/docs/glossary.md" | sed -E 's/.*id="([a-z-]+)".*/\1/')
+	# headings are anchors too (GitHub's rule: lower case, punctuation dropped, spaces to -)
+	heads=$(sed -n 's/^##* //p' "$TOP/docs/glossary.md" | tr 'A-Z' 'a-z' | sed -E 's/[^a-z0-9 -]//g; s/ /-/g')
+	links=$(grep -oE 'glossary\.md#[a-z0-9-]+' $(readmes) "$TOP"/docs/*.md | sed 's/.*#//' | sort -u)
+	[ -n "$links" ] || fail "no link into the glossary found"
+	for l in $links; do
+		grep -qxF -- "$l" <<< "$anchors"$'\n'"$heads" || fail "a link names glossary.md#$l, which the glossary does not have"
+	done
 }
 
 @test "glossary: the check catches an unlinked first use" {
@@ -229,4 +248,133 @@ row_sections() { sed -n '/^## /,$p' "$1"; }
 	for o in $opts; do
 		grep -qE -- "^ +$o( |$)" <<< "$page" || fail "option $o of main.c is not described in docs/symsplit.1"
 	done
+}
+
+# glossary_verdicts: the verdict words the glossary lists, one a line.
+glossary_verdicts() {
+	awk '/<a id="verdict-words">/ { on = 1; next } on && (/^## / || /^<a id=/) { exit } on && /^- `/ { w = $2; gsub(/`/, "", w); print w }' "$TOP/docs/glossary.md"
+}
+# golden_lab GOLDEN: the lab whose table a golden's rows come from.
+golden_lab() { local g; g=$(basename "$1" .txt); case $g in rxe-vm) echo rxe ;; *) echo "$g" ;; esac; }
+
+@test "verdict words: every expect cell, every golden verdict line and every word scripts/verdict derives is on the glossary's list, spelled the same" {
+	list=$(glossary_verdicts | sort)
+	[ -n "$list" ] || fail "the glossary lists no verdict word"
+	# scripts/verdict: the words it assigns are exactly the list
+	derived=$(grep -oE '\b(ao_)?v = "[A-Za-z-]+"' "$TOP/scripts/verdict" | sed -E 's/.*"(.*)"/\1/' | sort -u)
+	assert_equal "$derived" "$list"
+	n=0
+	for lab in $(make -s -C "$TOP" --no-print-directory labs); do
+		[ -f "$(table_file "$lab")" ] || continue
+		for r in $(table_rows "$lab"); do
+			w=$(expect_verdict "$lab" "$r"); [ -n "$w" ] || continue
+			grep -qxF -- "$w" <<< "$list" || fail "$lab $r: expect cell word '$w' is not a glossary verdict word"
+			n=$((n + 1))
+		done
+	done
+	for g in "$TOP"/expected/*.txt; do
+		lab=$(golden_lab "$g")
+		while read -r r w; do
+			grep -qxF -- "$w" <<< "$list" || fail "${g#$TOP/} $r: verdict line word '$w' is not a glossary verdict word"
+			e=$(expect_verdict "$lab" "$r" 2>/dev/null) || continue
+			[ -z "$e" ] || [ "$e" = "$w" ] || fail "${g#$TOP/} $r: prints '$w', its expect cell says '$e'"
+			n=$((n + 1))
+		done < <(awk '/^== / { id = $2; sub(/:$/, "", id) } /^verdict: / { print id, $2 }' "$g")
+	done
+	[ "$n" -gt 0 ] || fail "no expect cell or verdict line checked"
+}
+
+@test "verdict words: the check catches a printed spelling that is not the cell's" {
+	printf '== A: x\nverdict: no split (written @1 == read @1)\n' > "$BATS_TEST_TMPDIR/g.txt"
+	run awk '/^== / { id = $2; sub(/:$/, "", id) } /^verdict: / { print id, $2 }' "$BATS_TEST_TMPDIR/g.txt"
+	assert_output 'A no'
+	run grep -qxF -- no <<< "$(glossary_verdicts)"
+	assert_failure
+}
+
+# Sentences that say a verdict is the same under every toolchain, and the
+# verdict differences expected/toolchain-differences records (the release
+# upgrade sections excepted): a paragraph that makes such a claim names every
+# row whose verdict the file says differs, in the claim's scope (the lab of
+# the README it is in; every lab for the top README and docs/).
+claim_re='no verdict differs|no second key|same verdicts? (in|on) every row|verdicts are the same|toolchains give the same'
+# verdict_differences [LAB]: "lab:row" of each verdict= line.
+verdict_differences() {
+	awk -F' [|] ' -v lab="${1-}" '/^\[upgrade / { exit } /^#/ || NF < 3 { next } $3 ~ /^verdict=/ { split($2, a, ":"); if (lab == "" || a[1] == lab) print $2 }' "$TOP/expected/toolchain-differences" | sort -u
+}
+# claims FILE: each paragraph (blank-line separated) that makes a claim, on one line.
+claims() { awk -v re="$claim_re" 'BEGIN { RS = "" } { p = $0; gsub(/\n/, " ", p); if (tolower(p) ~ re) print p }' "$1"; }
+# claim_gaps FILE LAB: "row" for each difference a claiming paragraph does not name.
+claim_gaps() {
+	local p d
+	while IFS= read -r p; do
+		for d in $(verdict_differences "$2"); do
+			grep -qE "(^|[^A-Za-z0-9-])${d#*:}([^A-Za-z0-9-]|$)" <<< "$p" || echo "${d#*:}"
+		done
+	done < <(claims "$1")
+}
+
+@test "toolchain claims: a paragraph saying verdicts agree across toolchains names every verdict difference expected/toolchain-differences records" {
+	[ -n "$(verdict_differences)" ] || fail "expected/toolchain-differences records no verdict difference: nothing to check"
+	n=0
+	for f in $(readmes) "$TOP"/docs/*.md; do
+		lab=$(basename "$(dirname "$f")"); case $lab in rxe-variant) lab=rxe ;; esac
+		[ -f "$(table_file "$lab")" ] || lab=
+		[ -n "$(claims "$f")" ] && n=$((n + 1))
+		gaps=$(claim_gaps "$f" "$lab")
+		[ -z "$gaps" ] || fail "${f#$TOP/}: claims one verdict under every toolchain, but expected/toolchain-differences records a different verdict for: $(echo $gaps)"
+	done
+	[ "$n" -gt 0 ] || fail "no claim found: the pattern no longer matches the docs"
+}
+
+@test "toolchain claims: the check catches 'No verdict differs'" {
+	printf 'The toolchains.\nNo verdict differs.\n' > "$BATS_TEST_TMPDIR/README.md"
+	run claim_gaps "$BATS_TEST_TMPDIR/README.md" ""
+	assert_output "$(verdict_differences | sed 's/.*://')"
+	refute_output ''
+}
+
+# quoted_blocks FILE: "<path> <first line> <last line>" of each fenced block
+# marked "<!-- quote: PATH -->" on the line before it (at any indentation, which
+# is taken off the block's lines).
+quoted_blocks() {
+	awk '
+		match($0, /<!-- quote: [^ ]+ -->/) { want = substr($0, RSTART + 12, RLENGTH - 16); ind = $0; sub(/[^ ].*/, "", ind); next }
+		want != "" && !on && $0 ~ /^ *```/ { on = 1; first = FNR + 1; next }
+		on && $0 ~ /^ *```/ { print want, first, FNR - 1; on = 0; want = ""; next }
+		want != "" && !on { want = "" }' "$1"
+}
+# quote_differs DOC PATH FIRST LAST: fails unless the block is a run of PATH's lines.
+quote_differs() {
+	local ind
+	ind=$(grep -m1 -oE '^ *<!-- quote: ' <(sed -n "$(( $3 - 2 ))p" "$1") | sed 's/<.*//')
+	sed -n "$3,$4p" "$1" | sed "s/^$ind//" > "$BATS_TEST_TMPDIR/quote"
+	python3 - "$BATS_TEST_TMPDIR/quote" "$TOP/$2" <<'PY'
+import sys
+q = open(sys.argv[1]).read().splitlines(); f = open(sys.argv[2]).read().splitlines()
+sys.exit(0 if q and any(f[i:i + len(q)] == q for i in range(len(f) - len(q) + 1)) else 1)
+PY
+}
+
+@test "quoted files: every block marked as a file's content is a run of that file's lines" {
+	n=0
+	for f in $(readmes) "$TOP"/docs/*.md; do
+		while read -r path first last; do
+			[ -f "$TOP/$path" ] || fail "${f#$TOP/}:$first quotes $path, which does not exist"
+			quote_differs "$f" "$path" "$first" "$last" || fail "${f#$TOP/}:$first: the block quoting $path differs from the file"
+			n=$((n + 1))
+		done < <(quoted_blocks "$f")
+	done
+	[ "$n" -gt 0 ] || fail "no quoted block found"
+}
+
+@test "quoted files: the check catches a version script quoted other than it is" {
+	printf 'x\n  <!-- quote: fixes/verbs.map -->\n  ```\n  VERBS_1.0 {\n  \tglobal: vx_*;\n  ```\n' > "$BATS_TEST_TMPDIR/README.md"
+	run quoted_blocks "$BATS_TEST_TMPDIR/README.md"
+	assert_output 'fixes/verbs.map 4 5'
+	run quote_differs "$BATS_TEST_TMPDIR/README.md" fixes/verbs.map 4 5
+	assert_failure
+	sed -i 's/vx_\*;/vx_register_device; vx_get_device_list;/' "$BATS_TEST_TMPDIR/README.md"
+	run quote_differs "$BATS_TEST_TMPDIR/README.md" fixes/verbs.map 4 5
+	assert_success
 }
