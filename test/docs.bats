@@ -233,6 +233,21 @@ row_sections() { sed -n '/^## /,$p' "$1"; }
 	done
 }
 
+@test "exercises: no lab's sheet shows a row's what cell (route-b's, archive-order's and loader-errors' state the outcome); the key does" {
+	n=0
+	for lab in $(make -s -C "$TOP" --no-print-directory labs); do
+		t=$(table_file "$lab"); [ -f "$t" ] || continue
+		: > "$BATS_TEST_TMPDIR/$lab.run"
+		"$TOP/scripts/exercises" "$lab" "$t" "$BATS_TEST_TMPDIR/$lab.run" "$BATS_TEST_TMPDIR" >/dev/null || fail "$lab: scripts/exercises failed"
+		for r in $(table_rows "$lab"); do
+			w=$(table_cell "$lab" "$r" what) || continue; [ -n "$w" ] || continue
+			! row_sections "$BATS_TEST_TMPDIR/$lab-sheet.md" | grep -qF -- "$w" || fail "$lab: the sheet gives row $r's what cell '$w'"
+			n=$((n + 1))
+		done
+	done
+	[ "$n" -gt 0 ] || fail "no what cell checked"
+}
+
 @test "exercises: the check catches an answer in a row's section" {
 	printf '# x\n\nThe verdicts: runs.\n\n## r1: a\n\nverdict runs here\n' > "$BATS_TEST_TMPDIR/s.md"
 	run bash -c "sed -n '/^## /,\$p' '$BATS_TEST_TMPDIR/s.md' | grep -cF runs"
