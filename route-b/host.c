@@ -5,13 +5,18 @@
  * sees the order the row used. Steps:
  *   NAME          open NAME/plugin.so with RTLD_NOW|RTLD_LOCAL
  *   NAME=FLAGS    the same with FLAGS joined by '+': global (else local), lazy
- *                 (else now), deepbind, newlm (dlmopen into LM_ID_NEWLM)
+ *                 (else now), deepbind, newlm (dlmopen into LM_ID_NEWLM),
+ *                 lm:OTHER (dlmopen into the namespace module OTHER is in)
+ *   file:PATH     open the row's file PATH (a library, by its full path) with
+ *                 RTLD_NOW|RTLD_LOCAL; no module, nothing to call
  *   NAME.write    call the plugin's plugin_write (or .read, .work)
  *   NAME.slot     where the plugin's PLT slot for rt_get_list points
  *   host.write    register through the host's own copy (hosts built with one)
  *   libc          the C libraries the namespaces use (host_facts.c)
  *   maps          the executable mappings of the row's files (host_facts.c)
- *   env:VAR=VALUE setenv in the running process (Python's os.environ[...] =) */
+ *   env:VAR=VALUE setenv in the running process (Python's os.environ[...] =)
+ * A dlopen or dlmopen the loader refuses ends the run: its message (dlerror,
+ * the row directory taken off paths) as "[loader: ...]", exit 1. */
 #define _GNU_SOURCE             /* dlmopen, dlinfo, RTLD_DEEPBIND */
 #include <ctype.h>
 #include <dlfcn.h>
@@ -38,6 +43,21 @@ static void die(const char *what, const char *detail)
 	exit(2);
 }
 
+/* refused: the loader's own words for a refused open, then exit 1. */
+static void refused(void)
+{
+	const char *e = dlerror(), *p;
+	size_t n = strlen(rowdir);
+
+	printf("[loader: ");
+	for (p = e ? e : "(no dlerror)"; *p; p++)
+		if (!strncmp(p, rowdir, n) && p[n] == '/') p += n;     /* row-relative paths */
+		else putchar(*p);
+	printf("]\n");
+	fflush(stdout);
+	exit(1);
+}
+
 static struct module *find(const char *name, size_t len)
 {
 	for (int i = 0; i < nmodules; i++)
@@ -52,6 +72,7 @@ static void open_module(const char *step, const char *eq)
 	struct module *m = &modules[nmodules];
 	char path[PATH_MAX + 64], flagnames[96] = "";
 	int flags = 0, newlm = 0, global = 0;
+	struct module *into = NULL;
 	size_t len = eq ? (size_t)(eq - step) : strlen(step);
 	char *spec = strdup(flagspec), *tok, *save;
 
@@ -66,7 +87,11 @@ static void open_module(const char *step, const char *eq)
 		else if (!strcmp(tok, "lazy"))     flags |= RTLD_LAZY;
 		else if (!strcmp(tok, "deepbind")) flags |= RTLD_DEEPBIND;
 		else if (!strcmp(tok, "newlm"))    newlm = 1;
-		else die("unknown open flag (global lazy deepbind newlm)", tok);
+		else if (!strncmp(tok, "lm:", 3)) {
+			if (!(into = find(tok + 3, strlen(tok + 3))))
+				die("lm: names a module not opened yet", tok);
+		}
+		else die("unknown open flag (global lazy deepbind newlm lm:NAME)", tok);
 	}
 	free(spec);
 	if (!(flags & RTLD_LAZY))
@@ -79,16 +104,35 @@ static void open_module(const char *step, const char *eq)
 		printf("[host] dlmopen(LM_ID_NEWLM, %s/plugin.so, %s)\n", m->name, flagnames);
 		fflush(stdout);
 		m->handle = dlmopen(LM_ID_NEWLM, path, flags);
+	} else if (into) {
+		printf("[host] dlmopen(namespace %ld of %s, %s/plugin.so, %s)\n", (long)into->lmid, into->name, m->name, flagnames);
+		fflush(stdout);
+		m->handle = dlmopen(into->lmid, path, flags);
 	} else {
 		printf("[host] dlopen(%s/plugin.so, %s)\n", m->name, flagnames);
 		fflush(stdout);
 		m->handle = dlopen(path, flags);
 	}
 	if (!m->handle)
-		die("cannot open", dlerror());
+		refused();
 	if (dlinfo(m->handle, RTLD_DI_LMID, &m->lmid) != 0)
 		die("dlinfo RTLD_DI_LMID", dlerror());
 	nmodules++;
+}
+
+/* open_file: a library of the row by its path, as a program that dlopens a
+ * file it located itself (a path with a slash: no search, no SONAME match). */
+static void open_file(const char *rel)
+{
+	char path[PATH_MAX + 64];
+
+	if (!*rel || rel[0] == '/' || strstr(rel, ".."))
+		die("file: takes a path inside the row directory", rel);
+	snprintf(path, sizeof path, "%s/%s", rowdir, rel);
+	printf("[host] dlopen(%s, RTLD_NOW|RTLD_LOCAL)\n", rel);
+	fflush(stdout);
+	if (!dlopen(path, RTLD_NOW | RTLD_LOCAL))
+		refused();
 }
 
 static void show_slot(struct module *m)
@@ -136,7 +180,7 @@ int main(int argc, char **argv)
 	exe[n] = 0;
 	strcpy(rowdir, dirname(exe));
 	if (argc < 2)
-		die("usage", "app STEP... (NAME[=FLAGS], NAME.write|read|work|slot, host.write, libc, maps, env:VAR=VALUE)");
+		die("usage", "app STEP... (NAME[=FLAGS], NAME.write|read|work|slot, file:PATH, host.write, libc, maps, env:VAR=VALUE)");
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (int i = 1; i < argc; i++) {
 		const char *s = argv[i], *eq = strchr(s, '='), *dot = strchr(s, '.');
@@ -150,6 +194,8 @@ int main(int argc, char **argv)
 			printf("[host] setenv(%s, %s)\n", var, val);
 			setenv(var, val, 1);
 			free(var);
+		} else if (!strncmp(s, "file:", 5)) {
+			open_file(s + 5);
 		} else if (!strcmp(s, "host.write")) {
 			if (!rt_register)
 				die("this host has no runtime copy of its own", s);

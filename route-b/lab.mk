@@ -126,6 +126,12 @@ $(foreach d,$(call rb_layout,torch) $(call rb_layout,torch-lazy),$(foreach m,T B
 $(foreach d,$(call rb_layout,canonical),$(eval $(call rb_runtime,$d,lib,lib)) \
 	$(eval $(call rb_plugin,$d,T,deps.c,lib,soname,$(LINK_NOW))) \
 	$(foreach m,A B C,$(eval $(call rb_plugin,$d,$m,plugin.c,lib,soname,$(LINK_NOW)))))
+# promote: A needs its librt.so.1; T (a global-deps module) needs librt.so.1
+# too and finds A's already loaded; C vendors its own copy.
+$(foreach d,$(call rb_layout,promote),$(eval $(call rb_runtime,$d,A,A)) \
+	$(eval $(call rb_plugin,$d,A,plugin.c,A,soname,$(LINK_NOW))) \
+	$(eval $(call rb_plugin,$d,T,deps.c,A,soname,$(LINK_NOW))) \
+	$(eval $(call rb_vendored,$d,C)))
 $(foreach d,$(call rb_layout,host),$(eval $(call rb_host,$d))$(eval $(call rb_vendored,$d,A)))
 $(foreach d,$(call rb_layout,worker),$(eval $(call rb_worker,$d,X,8))$(eval $(call rb_worker,$d,Y,12)))
 $(foreach d,$(call rb_layout,renamed),$(eval $(call rb_worker,$d,X,8,X_))$(eval $(call rb_worker,$d,Y,12,Y_)))

@@ -62,11 +62,22 @@ cell() { table_cell route-b "$@"; }
 	done
 }
 
-@test "the host prints every dlopen it makes, one per module opened by the steps" {
+@test "the host prints every dlopen it makes, one per module or file opened by the steps" {
 	for r in $(ids); do
 		[ "$(cell "$r" expect)" = refused ] && continue     # stops before its last open
-		opens=$(tr ' ' '\n' <<< "$(cell "$r" steps)" | grep -cvE '\.|^(libc|maps|env:.*)$')
+		opens=$(tr ' ' '\n' <<< "$(cell "$r" steps)" | grep -vE '^(libc|maps|env:.*)$' | grep -cE '^file:|^[^.]*$')
 		assert_equal "$(row "$(R)" "$r" | grep -cE '^\[host\] dl(m)?open\(')" "$opens"
+	done
+}
+
+@test "a loader-error row ends on the loader's own words for the open it refused, then a failed exit" {
+	list=$(rows_expecting route-b loader-error)
+	[ -n "$list" ] || fail "nothing to check: rows_expecting route-b loader-error"
+	for r in $list; do
+		run bash -c 'grep -vE "^verdict: " | tail -n 3' < <(row "$(R)" "$r")
+		assert_line --index 0 --regexp '^\[host\] dl(m)?open\('
+		assert_line --index 1 --regexp '^\[loader: .+\]$'
+		assert_line --index 2 --regexp '^\[run failed: exit [1-9][0-9]*\]$'
 	done
 }
 

@@ -1066,9 +1066,12 @@ row_args() {
 #                  bound its slots then: given as :now
 #   host.write, NAME.slot, maps, libc   observations: nothing to the loader
 #   env:VAR=VALUE  setenv after start: ld.so read its variables already: nothing
+#   file:PATH      --dlopen ROW/PATH:local (a library opened by its path)
 # Outside the model, each with its reason (rb_outside):
-#   a newlm step   dlmopen(LM_ID_NEWLM): symsplit models one namespace
+#   a newlm or lm: step   dlmopen: symsplit models one namespace
 #   refused        the runtime's own guard stops the process: not a binding
+#   a file: step   two files of one SONAME: symsplit reports the one nothing
+#                  binds as LATENT, the lab sees one copy in use (a limit)
 # The mapping (docs/symsplit-reference.md, "Route B"): lab SPLIT or PARTITION
 # = a SPLIT (capture) or a partition (COPY/LATENT) row of a name the row's
 # modules define, so --strict exits 1; no-split = --strict exits 0; COLLISION = SPLIT
@@ -1077,7 +1080,8 @@ row_args() {
 # no-collision = --strict exits 0.
 rb_outside() {   # ROW VERDICT: the reason the row is outside the model, or nothing
     [ "$2" = refused ] && { echo "the runtime's guard stops the process (no binding verdict)"; return; }
-    [[ " $(table_cell route-b "$1" steps) " == *=*newlm* ]] && echo "dlmopen (LM_ID_NEWLM): symsplit models one namespace"
+    [[ " $(table_cell route-b "$1" steps) " == *=*newlm* || " $(table_cell route-b "$1" steps) " == *=*lm:* ]] && echo "dlmopen (LM_ID_NEWLM): symsplit models one namespace"
+    [[ " $(table_cell route-b "$1" steps) " == *\ file:* ]] && echo "a library opened by path beside another file of its SONAME: symsplit names both librt.so.1 and reports the unused one LATENT (a limit, measured on path-same-soname)"
     return 0
 }
 rb_args() {   # ROW: symsplit's arguments, one a line
@@ -1087,6 +1091,7 @@ rb_args() {   # ROW: symsplit's arguments, one a line
     for s in $(table_cell route-b "$1" steps); do
         case $s in
         env:*|maps|libc|host.*|*.slot) ;;
+        file:*) out+=(--dlopen "$d/${s#file:}:local") ;;
         *.write|*.read|*.work)
             out+=(--dlsym "plugin_${s#*.}")
             [ -n "${lazy[${s%%.*}]:-}" ] && pending+=("${s%%.*}") ;;
