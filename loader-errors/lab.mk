@@ -167,6 +167,31 @@ endef
 $(foreach r,$(call le_rows,outer),$(eval $(call le_outer,$r,)))
 $(foreach r,$(call le_rows,outer-fix),$(eval $(call le_outer,$r,$$(call le_runpath,))))
 
+# dlcaller-*: app -> lib/libcaller.so, whose code dlopens "libplug.so", kept
+# in plug/. Only app names plug/ (with lib/): as DT_RUNPATH (dlcaller-runpath)
+# or DT_RPATH (dlcaller-rpath*); libcaller.so has no search path, or a
+# DT_RUNPATH naming a directory that does not exist (dlcaller-rpath-lib-runpath).
+le_app_rpath = -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/lib:$$ORIGIN/plug'
+le_app_runpath = -Wl,--enable-new-dtags,-rpath,'$$ORIGIN/lib:$$ORIGIN/plug'
+define le_dlcaller
+$(LE)/$1/plug/libplug.so: $(LE_SRC)/plug.c $(LE_TABLE)
+	@mkdir -p $$(@D)
+	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libplug.so $$(LINK_NOW) -o $$@ $$<
+$(LE)/$1/lib/libcaller.so: $(LE_SRC)/caller.c $(LE_TABLE)
+	@mkdir -p $$(@D)
+	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libcaller.so $3 $$(LINK_NOW) -o $$@ $$<
+# dlopens: the run-time dlopen the image makes, as symsplit's --dlopen takes it
+# (test/symsplit.bats): a file of the row, so the name is written once, here
+$(LE)/$1/dlopens: $(LE_TABLE)
+	@mkdir -p $$(@D)
+	$$(Q)echo libplug.so:by=libcaller.so > $$@.tmp && mv $$@.tmp $$@
+$(LE)/$1/app: $(LE_SRC)/caller_app.c $(LE)/$1/lib/libcaller.so $(LE)/$1/plug/libplug.so $(LE)/$1/dlopens
+	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/lib -lcaller $2 $$(LINK_NOW)
+endef
+$(foreach r,$(call le_rows,dlcaller-runpath),$(eval $(call le_dlcaller,$r,$$(le_app_runpath),)))
+$(foreach r,$(call le_rows,dlcaller-rpath),$(eval $(call le_dlcaller,$r,$$(le_app_rpath),)))
+$(foreach r,$(call le_rows,dlcaller-rpath-lib-runpath),$(eval $(call le_dlcaller,$r,$$(le_app_rpath),$$(call le_runpath,/missing))))
+
 # gotwatch: app-lazy (-z lazy -z relro: partial RELRO, .got.plt stays
 # writable) and app-now (-z now -z relro: full RELRO), both calling
 # got_target() in libgot.so through the PLT. app is app-lazy.

@@ -1141,7 +1141,9 @@ rb_args() {   # ROW: symsplit's arguments, one a line
 # as --preload (LD_PRELOAD in symsplit's own environment would load the shim
 # into symsplit); libpath:DIR as LD_LIBRARY_PATH; ldconf:CONF as
 # SYMSPLIT_LDCACHE, a cache ldconfig builds from CONF in a private mount
-# namespace (its aux-cache on a tmpfs, as the lab's run does).
+# namespace (its aux-cache on a tmpfs, as the lab's run does). A row whose
+# image dlopens by name from a library has a file "dlopens" (lab.mk): its
+# content is given as --dlopen.
 le_ss() {   # ROW WORD: run symsplit as the run WORD starts the row's app
     local r=$BUILD/loader-errors/$1 w=${2#trace+} dir prog=./app
     local -a env=(env -u LD_LIBRARY_PATH -u LD_PRELOAD) opt=()
@@ -1158,6 +1160,7 @@ le_ss() {   # ROW WORD: run symsplit as the run WORD starts the row's app
             { status=125 output="no private mount namespace for ldconfig"; return; }
         env+=(SYMSPLIT_LDCACHE="$c") ;;
     esac
+    [ -f "$r/dlopens" ] && opt+=(--dlopen "$(cat "$r/dlopens")")      # a dlopen the image makes at run time
     run bash -c 'cd "$1" && shift && "$@"' _ "$dir" "${env[@]}" timeout -k 2 20 "$SYMSPLIT" "${opt[@]}" "$prog"
 }
 
@@ -1172,6 +1175,10 @@ le_ss() {   # ROW WORD: run symsplit as the run WORD starts the row's app
             [ "$status" -eq 125 ] && { echo "$row $w: skipped: $output"; continue; }
             case $status in
             3) grep -qE '^NOLOAD +high ' <<<"$output" && refused=1 ;;
+            # the image starts; a library's dlopen (the row's dlopens file) is what fails:
+            # symsplit searches it from its caller and finds nothing (an error, exit 2)
+            2) if [ -f "$BUILD/loader-errors/$row/dlopens" ] && grep -q 'cannot find the --dlopen module in the library search path of' <<<"$output"
+               then refused=1; else echo "$row $w: symsplit 2: $output"; bad=1; fi ;;
             0) grep -q '^NOLOAD' <<<"$output" && { echo "$row $w: NOLOAD with exit 0: $output"; bad=1; } ;;
             *) echo "$row $w: symsplit $status: $output"; bad=1 ;;
             esac
