@@ -27,9 +27,12 @@ ao_order.ab-vendored := -lcollective_a -lcollective_b
 # (undefined reference); lld keeps every archive's names lazy for the whole
 # link and extracts from it anyway.
 ao_order.b-first     := -lverbs_bundled -lcollective_b -lcollective_a -lverbs_vendor
-# stack: how the stacks' objects are compiled.
+# stack: how the stacks' objects are compiled; ao_stack.<token>.<stack> adds
+# flags for one stack only.
 ao_stack.default :=
 ao_stack.hidden  := -fvisibility=hidden
+ao_stack.vendor-weak :=
+ao_stack.vendor-weak.vendor := -DVX_OPEN_WEAK
 # objcopy: which archives are rewritten after ar, and with what.
 ao_objcopy_on.localize-b          := verbs_bundled
 ao_objcopy_do.localize-b          := --localize-symbol=vx_open_device
@@ -50,7 +53,7 @@ AO_ARCHIVES := collective_a collective_b verbs_vendor verbs_bundled
 # -------------------------------------------------------------------------
 
 ao_archives = $(if $(filter vendored,$(archive-order.$1.layout)),collective_a collective_b,$(AO_ARCHIVES))
-ao_stack_cflags = $(ao_stack.$(archive-order.$1.stack))
+ao_stack_cflags = $(ao_stack.$(archive-order.$1.stack)) $(ao_stack.$(archive-order.$1.stack).$2)
 # The executable: PIE, passed explicitly; no shared library but libc, so no
 # --as-needed question; -z now like every link of the suite.
 ao_link = $(CC) $(LDFLAG_FUSE) $(BASE_CFLAGS) $(EXE_PIE_CFLAGS) $(EXE_PIE_LDFLAGS) -o $(AO)/$1/app $(AO)/$1/app.o \
@@ -70,10 +73,10 @@ $(AO)/%/app.o: $(AO_SRC)/app.c $(AO_TABLE_DEPS)
 define ao_stack_rules
 $(AO)/%/$1_open.o: $(AO_SRC)/stack_open.c $(AO_HDR) $(AO_TABLE_DEPS)
 	@mkdir -p $$(@D)
-	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) $$(call ao_stack_cflags,$$*) -DVX_STACK=$1 -c $$< -o $$@
+	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) $$(call ao_stack_cflags,$$*,$1) -DVX_STACK=$1 -c $$< -o $$@
 $(AO)/%/$1_abi.o: $(AO_SRC)/stack_abi.c $(AO_HDR) $(AO_TABLE_DEPS)
 	@mkdir -p $$(@D)
-	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) $$(call ao_stack_cflags,$$*) -DVX_STACK=$1 -c $$< -o $$@
+	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) $$(call ao_stack_cflags,$$*,$1) -DVX_STACK=$1 -c $$< -o $$@
 # layout one: the stack's two objects merged into one member.
 $(AO)/%/$1_stack.o: $(AO)/%/$1_open.o $(AO)/%/$1_abi.o
 	$$(Q)$$(CC) $$(LDFLAG_FUSE) -r -nostdlib -o $$@ $$^
@@ -101,7 +104,7 @@ $(foreach a,$(AO_ARCHIVES),$(eval $(call ao_archive_rule,$a)))
 ao_check = $(if $(filter $2,$3),,$(error $(AO_TABLE): row $1: unknown $4 '$2' (known: $3)))
 ao_check_row = $(call ao_check,$1,$(archive-order.$1.layout),split one vendored,layout)$(strip \
 	)$(call ao_check,$1,$(archive-order.$1.order),$(sort $(patsubst ao_order.%,%,$(filter ao_order.%,$(.VARIABLES)))),order)$(strip \
-	)$(call ao_check,$1,$(archive-order.$1.stack),default hidden,stack)$(strip \
+	)$(call ao_check,$1,$(archive-order.$1.stack),default hidden vendor-weak,stack)$(strip \
 	)$(if $(archive-order.$1.objcopy),$(call ao_check,$1,$(archive-order.$1.objcopy),$(sort $(patsubst ao_objcopy_on.%,%,$(filter ao_objcopy_on.%,$(.VARIABLES)))),objcopy))
 
 # Per row: each archive's members, and the link's inputs.

@@ -5,6 +5,11 @@
 
 static const char *const names[] = { VX_ORDER(VX_STACK) };
 
+/* VX_OPEN_WEAK (stack vendor-weak, vendor only): a weak default, as a library
+ * marks a definition others may replace. */
+#ifdef VX_OPEN_WEAK
+__attribute__((weak))
+#endif
 const struct vx_device *vx_open_device(int logical)
 {
 	static struct vx_device dev;
