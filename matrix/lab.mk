@@ -13,6 +13,12 @@ verbs_pie_link  = $(if $(filter static-nopie,$($1.$2.exe)),$(EXE_NOPIE_LDFLAGS),
 verbs_so_table  = $(if $(filter both so,$($1.$2.table)),-DVX_TABLE_GLOBAL)
 verbs_exe_table = $(if $(filter exe both,$($1.$2.table)),-DVX_TABLE_GLOBAL)$(if $(filter so,$($1.$2.table)),-DVX_TABLE_EXTERN)
 verbs_vis       = $(if $1,-DVX_API_VISIBILITY=$1)
+# dropin=<vis>: the row's libverbs_shared.so, the one that runs, is built with
+# that visibility; libcollective.so and app are linked against the same
+# library built as the row says (linktime/), as a library upgraded under an
+# existing executable. $1 the lab, $2 the row.
+verbs_link_dirs = $(if $($1.$2.dropin),-L$3/linktime) -L$3
+verbs_so_objdir = $(if $($1.$2.dropin),so-dropin,so)
 # Compile flags of the .so's objects (copy SHARED) and of the executable's
 # own copy and the objects linked with it (copy STATIC).
 verbs_so_cflags  = $(BASE_CFLAGS) $(PIC_CFLAGS) -I$(VERBS_SRC) $(call verbs_vis,$($1.$2.vis)) $(call verbs_so_table,$1,$2) $($1.$2.so-cflags)
@@ -39,6 +45,12 @@ $(B)/$1/%/so/verbs_copy.o: $(VERBS_SRC)/verbs_copy.c $(VERBS_HDR) $2 $(VERBS_SRC
 $(B)/$1/%/so/provider_ctor.o: $(VERBS_SRC)/provider_ctor.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
 	@mkdir -p $$(@D)
 	$$(Q)$$(COMPILE) $$(call verbs_so_cflags,$1,$$*) -DVX_COPY=SHARED -c $$< -o $$@
+$(B)/$1/%/so-dropin/verbs_copy.o: $(VERBS_SRC)/verbs_copy.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
+	@mkdir -p $$(@D)
+	$$(Q)$$(COMPILE) $$(call verbs_so_cflags,$1,$$*) $$(call verbs_vis,$$($1.$$*.dropin)) -DVX_COPY=SHARED -c $$< -o $$@
+$(B)/$1/%/so-dropin/provider_ctor.o: $(VERBS_SRC)/provider_ctor.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
+	@mkdir -p $$(@D)
+	$$(Q)$$(COMPILE) $$(call verbs_so_cflags,$1,$$*) $$(call verbs_vis,$$($1.$$*.dropin)) -DVX_COPY=SHARED -c $$< -o $$@
 $(B)/$1/%/collective.o: $(VERBS_SRC)/collective.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
 	@mkdir -p $$(@D)
 	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(PIC_CFLAGS) -I$(VERBS_SRC) -c $$< -o $$@
@@ -61,26 +73,42 @@ $(B)/$1/%/rename.map: $(B)/$1/%/verbs_static.o
 $(B)/$1/%/libverbs_static.a: $(B)/$1/%/verbs_static.o
 	$$(Q)rm -f $$@ && $$(AR) rcs $$@ $$< $$(if $$($1.$$*.rename),&& $$(OBJCOPY) --redefine-syms=$$(@D)/rename.map $$@)
 
+# (DIR is so/ or so-dropin/: the row's runtime library; linktime/ is so/'s.)
 $(B)/$1/%/libverbs_shared.so: $(B)/$1/%/so/verbs_copy.o $(B)/$1/%/so/provider_ctor.o
+	$$(Q)$$(CC) $$(LDFLAG_FUSE) -shared -Wl,-soname,libverbs_shared.so -o $$@ $$(@D)/$$(call verbs_so_objdir,$1,$$*)/verbs_copy.o \
+		$$(if $$(filter exe,$$($1.$$*.ctor)),,$$(@D)/$$(call verbs_so_objdir,$1,$$*)/provider_ctor.o) \
+		$$(if $$($1.$$*.so-map),-Wl$$(comma)--version-script=$$($1.$$*.so-map)) $$($1.$$*.so-ldflags) $$(LINK_NOW)
+$(B)/$1/%/linktime/libverbs_shared.so: $(B)/$1/%/so/verbs_copy.o $(B)/$1/%/so/provider_ctor.o
+	@mkdir -p $$(@D)
 	$$(Q)$$(CC) $$(LDFLAG_FUSE) -shared -Wl,-soname,libverbs_shared.so -o $$@ $$< \
-		$$(if $$(filter exe,$$($1.$$*.ctor)),,$$(@D)/so/provider_ctor.o) \
+		$$(if $$(filter exe,$$($1.$$*.ctor)),,$$(<D)/provider_ctor.o) \
 		$$(if $$($1.$$*.so-map),-Wl$$(comma)--version-script=$$($1.$$*.so-map)) $$($1.$$*.so-ldflags) $$(LINK_NOW)
 $(B)/$1/%/libcollective.so: $(B)/$1/%/collective.o $(B)/$1/%/libverbs_shared.so
 	$$(Q)$$(CC) $$(LDFLAG_FUSE) -shared -Wl,-soname,libcollective.so -o $$@ $$< \
-		-L$$(@D) -Wl,$$($1.$$*.needed) -lverbs_shared -Wl,--no-as-needed $$(RPATH_ORIGIN) $$(LINK_NOW)
+		$$(call verbs_link_dirs,$1,$$*,$$(@D)) -Wl,$$($1.$$*.needed) -lverbs_shared -Wl,--no-as-needed $$(RPATH_ORIGIN) $$(LINK_NOW)
+# A link the linker refuses (a COPY relocation against protected data) is
+# the row's result, not a failure of make: everything the linker said goes
+# to link.log, then "[link exit N]"; app exists only if it linked, and
+# matrix/run-row prints the record instead of running it.
 $(B)/$1/%/app: $(B)/$1/%/app.o $(B)/$1/%/libverbs_static.a $(B)/$1/%/libcollective.so $(B)/$1/%/libverbs_shared.so
-	$$(Q)$$(CC) $$(LDFLAG_FUSE) $$(call verbs_pie_link,$1,$$*) -o $$@ $$< $$(addprefix $$(@D)/,$$(call verbs_exe_objs,$1,$$*)) \
-		-L$$(@D) -Wl,$$($1.$$*.needed) $$(addprefix -l:,$$(call verbs_exe_dsos,$1,$$*)) -Wl,--no-as-needed \
-		$$($1.$$*.exe-ldflags) $$(call verbs_host_ldflags,$1,$$*) $$(RPATH_ORIGIN) $$(LINK_NOW)
+	$$(Q)rm -f $$@; { $$(CC) $$(LDFLAG_FUSE) $$(call verbs_pie_link,$1,$$*) -o $$@ $$< $$(addprefix $$(@D)/,$$(call verbs_exe_objs,$1,$$*)) \
+		$$(call verbs_link_dirs,$1,$$*,$$(@D)) -Wl,$$($1.$$*.needed) $$(addprefix -l:,$$(call verbs_exe_dsos,$1,$$*)) -Wl,--no-as-needed \
+		$$($1.$$*.exe-ldflags) $$(call verbs_host_ldflags,$1,$$*) $$(RPATH_ORIGIN) $$(LINK_NOW); echo "[link exit $$$$?]"; } > $$(@D)/link.log.tmp 2>&1; \
+		mv $$(@D)/link.log.tmp $$(@D)/link.log
 
 # preload=<file>: the row's own file (in its directory) preloaded, the way
 # an engineer forces "the system copy" in; every other row runs without.
-$1.run-app = env -u LD_LIBRARY_PATH -u LD_PRELOAD $$(if $$($1.$$1.preload),LD_PRELOAD=$(B_ABS)/$1/$$1/$$($1.$$1.preload)) $$(RUN) $(B)/$1/$$1/app
-$1.evidence-vx = $(SCRIPTS)/evidence $$(if $$($1.$$1.preload),--preload $(B_ABS)/$1/$$1/$$($1.$$1.preload)) vx_ $(B)/$1/$$1/app $(B)/$1/$$1/libverbs_shared.so $(B)/$1/$$1/libcollective.so
+$1.run-app = LAB_RUN=$$(call shq,$$(RUN)) $(VERBS_SRC)/run-row $(B)/$1/$$1 $$(if $$($1.$$1.preload),$(B_ABS)/$1/$$1/$$($1.$$1.preload))
+# A row whose link was refused has no program: its evidence is the linker's record.
+$1.evidence-vx = if [ -e $(B)/$1/$$1/app ]; then \
+	$(SCRIPTS)/evidence $$(if $$($1.$$1.preload),--preload $(B_ABS)/$1/$$1/$$($1.$$1.preload)) vx_ $(B)/$1/$$1/app $(B)/$1/$$1/libverbs_shared.so $(B)/$1/$$1/libcollective.so; \
+	else echo "  | app: not linked (the linker's record is above the verdict)"; fi
 endef
 # Files a row's set cell names (so-map=, the objects of ctor=exe, host=,
 # exe=static-only, the map of rename=) are prerequisites of that row.
 verbs_row_files = $(foreach r,$($1.rows),$(eval $(B)/$1/$r/libverbs_shared.so: $($1.$r.so-map)) \
+	$(if $($1.$r.dropin),$(eval $(B)/$1/$r/libverbs_shared.so: $(B)/$1/$r/so-dropin/verbs_copy.o $(B)/$1/$r/so-dropin/provider_ctor.o) \
+		$(eval $(B)/$1/$r/app $(B)/$1/$r/libcollective.so: $(B)/$1/$r/linktime/libverbs_shared.so)) \
 	$(eval $(B)/$1/$r/app: $(addprefix $(B)/$1/$r/,$(call verbs_exe_objs,$1,$r))) \
 	$(if $($1.$r.rename),$(eval $(B)/$1/$r/app.o $(B)/$1/$r/libverbs_static.a: $(B)/$1/$r/rename.map)))
 

@@ -312,7 +312,7 @@ golden_lab() { local g; g=$(basename "$1" .txt); case $g in rxe-vm) echo rxe ;; 
 # upgrade sections excepted): a paragraph that makes such a claim names every
 # row whose verdict the file says differs, in the claim's scope (the lab of
 # the README it is in; every lab for the top README and docs/).
-claim_re='no verdict differs|no second key|same verdicts? (in|on) every row|verdicts are the same|toolchains give the same'
+claim_re='no verdict differs|no second key|same verdicts? (in|on) every row|verdicts? (is|are) the same|toolchains give the same'
 # verdict_differences [LAB]: "lab:row" of each verdict= line.
 verdict_differences() {
 	awk -F' [|] ' -v lab="${1-}" '/^\[upgrade / { exit } /^#/ || NF < 3 { next } $3 ~ /^verdict=/ { split($2, a, ":"); if (lab == "" || a[1] == lab) print $2 }' "$TOP/expected/toolchain-differences" | sort -u

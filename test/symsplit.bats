@@ -986,6 +986,7 @@ symsplit_agrees() {
     while read -r row verdict _; do
         v=${verdict#verdict=}
         [ "$v" = not-loaded ] && continue
+        [ "$v" = link-error ] && continue          # the linker refused: no program to read
         [[ " ${UNSEEN:-} " == *" $row "* ]] && continue
         args=$(row_args "$lab" "$row")
         # shellcheck disable=SC2086
@@ -1031,6 +1032,7 @@ row_args() {
     while read -r row verdict _; do
         v=${verdict#verdict=}
         [ "$v" = not-loaded ] && continue
+        [ "$v" = link-error ] && continue          # the linker refused: no program to run
         read -ra args <<< "$(row_args matrix "$row")"        # [--preload LIB] APP
         run --separate-stderr ss "${args[@]:0:${#args[@]}-1}" --trace -- "${args[-1]}"
         want=0; [ "$v" = SPLIT ] && want=1
