@@ -73,6 +73,27 @@ verdict() { printf '%b' "$1" | "$TOP/scripts/verdict"; }
 	assert_success                           # without --must-run: make check's checker judges
 }
 
+@test "verdict: a program that ends on the loader's line and a failed exit is loader-error, quoting the loader" {
+	run verdict '== r: x\n[host] dlmopen(x)\n[loader: invalid mode: Invalid argument]\n[run failed: exit 1]\n'
+	assert_line 'verdict: loader-error (the loader refused: invalid mode: Invalid argument; exit 1)'
+	run verdict '== r: x\n[run failed: exit 1]\n'
+	assert_line 'verdict: run-failed (exit 1): no verdict'
+}
+
+@test "verdict: a run that went on after a loader warning keeps its verdict and quotes the warning" {
+	run verdict '== r: x\n[w -> t@0x1] n\n[rd <- t@0x2] n\nc: discovered 0 device(s)\n[loader: warning: copy relocation against non-copyable protected symbol `t'"'"' in `l.so'"'"']\n'
+	assert_line 'verdict: SPLIT (written t@0x1 != read t@0x2; the loader warned: warning: copy relocation against non-copyable protected symbol `t'"'"' in `l.so'"'"')'
+}
+
+@test "verdict: a link refused for a COPY relocation of protected data is link-error in the linker's words (bfd, gold, lld)" {
+	for l in "ld.bfd: x.a(x.o): copy relocation against non-copyable protected symbol \`vx_table' in l.so" \
+		"ld.gold: error: x.o: cannot make copy relocation for protected symbol 'vx_table', defined in l.so" \
+		"ld.lld: error: cannot preempt symbol: vx_table"; do
+		run bash -c 'printf "== r: x\n[link failed: exit 1] the record:\n[ld] %s\n" "$1" | "$TOP/scripts/verdict" --facts' _ "$l"
+		assert_output 'r verdict=link-error consumers='
+	done
+}
+
 @test "verdict --facts: one line per row with consumers and their counts" {
 	run bash -c "printf '== r1: x\n[w -> t@0x1]\n[rd <- t@0x2]\ncollective: discovered 0 device(s)\nNCCL consumer sees 0 device(s)\n== r2: y\n[w -> t@0x1]\n[rd <- t@0x1]\n' | '$TOP/scripts/verdict' --facts"
 	assert_output $'r1 verdict=SPLIT consumers=collective:0,NCCL-consumer:0\nr2 verdict=no-split consumers='
