@@ -1,11 +1,16 @@
-#include <stdio.h>
-int call_plugin(void);
-int main(void)
+#include "called.h"
+typedef int plug_fn(void);
+plug_fn *plugin_entry(void);
+int main(int argc, char **argv)
 {
-	int v = call_plugin();
+	plug_fn *fn = plugin_entry();     /* libcaller.so's dlopen of libplug.so */
+	int v;
 
-	if (v < 0)
+	(void)argc;
+	if (!fn)
 		return 1;
-	printf("app: libcaller.so's plugin returned %d\n", v);
+	v = fn();
+	called(argv[0], "plug_value", (void *)fn);
+	printf("plug_value() = %d\n", v);
 	return 0;
 }

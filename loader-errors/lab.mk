@@ -185,7 +185,7 @@ $(LE)/$1/lib/libcaller.so: $(LE_SRC)/caller.c $(LE_TABLE)
 $(LE)/$1/dlopens: $(LE_TABLE)
 	@mkdir -p $$(@D)
 	$$(Q)echo libplug.so:by=libcaller.so > $$@.tmp && mv $$@.tmp $$@
-$(LE)/$1/app: $(LE_SRC)/caller_app.c $(LE)/$1/lib/libcaller.so $(LE)/$1/plug/libplug.so $(LE)/$1/dlopens
+$(LE)/$1/app: $(LE_SRC)/caller_app.c $(LE_SRC)/called.h $(LE)/$1/lib/libcaller.so $(LE)/$1/plug/libplug.so $(LE)/$1/dlopens
 	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/lib -lcaller $2 $$(LINK_NOW)
 endef
 $(foreach r,$(call le_rows,dlcaller-runpath),$(eval $(call le_dlcaller,$r,$$(le_app_runpath),)))
