@@ -83,7 +83,13 @@ ifeq ($(origin TOOLCHAIN_READ),command line)
 tc_words := $(TOOLCHAIN_READ)
 else
 tc_words := $(shell $(SCRIPTS)/toolchain --make '$(CC)' '$(LD)' 2>&1)
-ifneq ($(.SHELLSTATUS),0)
+# A bare Debian (apt, make, git): the compiler (gcc or clang, as named) or
+# the C library's headers are not installed yet. The make a user started
+# then only installs them and runs its goals again (first_run, below).
+ifneq ($(and $(filter 0,$(MAKELEVEL)),$(filter gcc clang,$(CC)),$(if $(filter 0,$(.SHELLSTATUS)),$(if $(wildcard /usr/include/stdio.h),,1),$(findstring compiler '$(CC)' not found,$(tc_words)))),)
+first_run := 1
+tc_words :=
+else ifneq ($(.SHELLSTATUS),0)
 $(error $(tc_words))
 endif
 endif
@@ -103,6 +109,20 @@ endif
 binutil = $(if $(filter default undefined,$(origin $1)),$(eval $1 := $(or $(tc.$2),$2)))
 $(call binutil,AR,ar)$(call binutil,NM,nm)$(call binutil,OBJCOPY,objcopy)$(call binutil,OBJDUMP,objdump)$(call binutil,READELF,readelf)
 endif
+ifdef first_run
+# Every goal of this make: scripts/first-run installs the compiler, binutils
+# and the C headers (scripts/deps: as root with one line saying so; as a
+# user the apt line to run as root, and exit 3), then runs the same make
+# again. A recipe, and not a recursive one, so make -n installs nothing.
+first_goals := $(MAKECMDGOALS)
+$(firstword $(first_goals)):
+	$(Q)$(SCRIPTS)/first-run $(call shq,$(CC)) $(call shq,$(LD)) $(foreach g,$(first_goals),$(call shq,$g))
+ifneq ($(word 2,$(first_goals)),)
+$(wordlist 2,$(words $(first_goals)),$(first_goals)): $(firstword $(first_goals))
+	@:
+endif
+.PHONY: $(first_goals)
+else
 RUN ?=
 # The scripts the labs call read them as LAB_RUN, LAB_READELF ...: names of
 # their own, so that a make started from a recipe or a test with another CC
@@ -372,9 +392,15 @@ deps:
 # under every toolchain, symsplit over the labs and the sweep, the tree-copy
 # tests of the frame) start first.
 TEST_FIRST := test/toolchains.bats test/symsplit.bats test/frame.bats
+# Progress: a line per phase and per lab built (test-built/<lab>, below),
+# then run-bats' line per test file: a fresh machine's first run is long.
 test: deps
-	+$(Q)$(MAKE) --no-print-directory $(TEST_PREREQS)
+	@echo "make test: building what the tests use ($(words $(LABS)) labs, symsplit), $(JOBS) jobs at a time"
+	+$(Q)$(MAKE) --no-print-directory $(addprefix test-built/,$(LABS)) $(TEST_PREREQS)
+	@echo "make test: running the tests"
 	$(Q)B=$(B_ABS) BATS_JOBS=$(JOBS) $(SCRIPTS)/run-bats $(TEST_FIRST) $(filter-out $(TEST_FIRST),$(sort $(wildcard test/*.bats)))
+$(foreach l,$(LABS),$(eval test-built/$l: $$(call $l.prereq,$$($l.rows)) ; @echo "make test: built $l"))
+.PHONY: $(addprefix test-built/,$(LABS))
 
 bench:
 	$(Q)$(SCRIPTS)/bench
@@ -451,4 +477,5 @@ endif
 export SPLIT_STATE_LAB_LOCK := $(B_ABS)
 endif
 endif
+# first_run: the rest of this file is read only once the compiler is there.
 endif

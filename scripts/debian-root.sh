@@ -121,24 +121,25 @@ tree_clone() {
 # made a mount point first (the emulated rxe tier needs / to be one): an
 # overlay of $root when OVERLAY=<dir> is set (its upper and work
 # directories below it: the pristine root stays as made), else $root bound
-# onto itself; TREE=<dir> is bound at /split-state-lab; then proc, sys and
+# onto itself; TREE=<dir> is bound at TREE_AT (default /split-state-lab;
+# check-fresh puts it where a newcomer would, /root/src); then proc, sys and
 # the host's /dev. The root reaches the network as this machine does: its
 # resolver and the certificates it trusts are copied in (npm's TLS, where a
 # proxy re-signs it, fails otherwise). Exit 125: the mounts failed.
 in_root() {
 	local dir=$1; shift
 	unshare --mount --propagation private -- sh -c '
-		d=$1 r=$2 ovl=$3 tree=$4; shift 4
+		d=$1 r=$2 ovl=$3 tree=$4 at=$5; shift 5
 		if [ -n "$ovl" ]; then
 			mkdir -p "$ovl/upper" "$ovl/work" &&
 			mount -t overlay overlay -o "lowerdir=$r,upperdir=$ovl/upper,workdir=$ovl/work" "$d"
 		else
 			mount --bind "$r" "$d"
 		fi || exit 125
-		if [ -n "$tree" ]; then mkdir -p "$d/split-state-lab" && mount --bind "$tree" "$d/split-state-lab" || exit 125; fi
+		if [ -n "$tree" ]; then mkdir -p "$d$at" && mount --bind "$tree" "$d$at" || exit 125; fi
 		cp -L /etc/resolv.conf "$d/etc/resolv.conf" 2>/dev/null
 		cp -L /etc/ssl/certs/ca-certificates.crt "$d/etc/ssl/certs/ca-certificates.crt" 2>/dev/null
 		mount -t proc proc "$d/proc" && mount -t sysfs sys "$d/sys" && mount --rbind /dev "$d/dev" || exit 125
 		exec chroot "$d" /usr/bin/env -i HOME=/root LC_ALL=C.UTF-8 PATH=/usr/sbin:/usr/bin:/sbin:/bin /bin/sh "$@"' \
-		sh "$dir" "$root" "${OVERLAY-}" "${TREE-}" "$@"
+		sh "$dir" "$root" "${OVERLAY-}" "${TREE-}" "${TREE_AT:-/split-state-lab}" "$@"
 }

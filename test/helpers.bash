@@ -91,3 +91,38 @@ expect_verdict()   { table_cell "$1" "$2" expect | awk '{ print $1 }'; }
 expect_consumers() { table_cell "$1" "$2" expect | awk '{ print $2 }'; }
 # rows_expecting LAB VERDICT: the ids whose expect cell names that verdict.
 rows_expecting() { local r; for r in $(table_rows "$1"); do [ "$(expect_verdict "$1" "$r")" = "$2" ] && echo "$r"; done; true; }
+
+# run_unprivileged CMD ARGS...: `run` CMD as a user without privileges. A
+# user's run runs it as is. Root runs it as nobody (setpriv), who cannot
+# enter a tree under a 0700 directory (/root/src, a mktemp -d): a command
+# under $TOP/scripts runs from a copy of scripts/ in a directory of its
+# own that nobody can read, removed when it returns; the command starts
+# there, so no working directory it cannot reach is inherited.
+run_unprivileged() {
+	if [ "$(id -u)" != 0 ]; then run "$@"; return; fi
+	local d a args=()
+	d=$(mktemp -d "${TMPDIR:-/tmp}/split-state-lab-unprivileged.XXXXXX") || return 2
+	chmod 755 "$d" && cp -R "$TOP/scripts" "$d/" || { rm -rf "$d"; return 2; }
+	for a in "$@"; do
+		case $a in "$TOP/scripts/"*) args+=("$d/scripts/${a#"$TOP/scripts/"}") ;; *) args+=("$a") ;; esac
+	done
+	run env -C "$d" setpriv --reuid=nobody --regid=nogroup --clear-groups "${args[@]}"
+	rm -rf "$d"
+}
+
+# written_outside_build: what is in the source tree that git does not hold
+# (git status --porcelain --ignored: new, changed or ignored files) besides
+# the build directory, and the entries of /tmp, one a line, to compare
+# before and after a run: a regression writing a __pycache__ into the tree
+# or a file into /tmp shows as a new line. /tmp's names the test harness
+# makes itself (bats-run-*, mktemp's tmp.*, run_unprivileged's, GNU
+# parallel's) are left out: other test files run beside this one.
+written_outside_build() {
+	local rel=${BUILD#"$TOP"/}
+	if git -C "$TOP" rev-parse --git-dir > /dev/null 2>&1; then
+		git -C "$TOP" status --porcelain --ignored | awk -v b="$rel/" 'substr($0, 4) != b && index(substr($0, 4), b) != 1 { print "tree: " $0 }'
+	else
+		echo "tree: not a git checkout, not checked"
+	fi
+	ls -A "${TMPDIR:-/tmp}" | grep -vE '^(bats-run-|tmp\.|split-state-lab-unprivileged\.|par[A-Za-z0-9_]{5}\.)' | sed 's/^/tmp: /'
+}

@@ -197,15 +197,15 @@ ao_ran()   { printf '[%s ran stack=%s at vx_open_device@0x%s] opened logical dev
 }
 
 @test "deps: of two alternatives neither of which exists, the first is named as missing" {
-	run setpriv --reuid=nobody --regid=nogroup --clear-groups "$TOP/scripts/deps" 'no-such-package-xyz|no-such-package-abc' coreutils
+	run_unprivileged "$TOP/scripts/deps" 'no-such-package-xyz|no-such-package-abc' coreutils
 	assert_failure 3
-	assert_output --partial 'missing Debian packages: no-such-package-xyz -- run: sudo apt-get install'
+	assert_output --partial 'missing Debian packages: no-such-package-xyz -- run as root: apt-get install'
 }
 
 @test "deps: a package asked twice (an alternative resolving to one also named) is installed, or named, once" {
-	run setpriv --reuid=nobody --regid=nogroup --clear-groups "$TOP/scripts/deps" 'no-such-package-xyz|no-such-package-abc' no-such-package-xyz
+	run_unprivileged "$TOP/scripts/deps" 'no-such-package-xyz|no-such-package-abc' no-such-package-xyz
 	assert_failure 3
-	assert_output "deps: missing Debian packages: no-such-package-xyz -- run: sudo apt-get install -y --no-install-recommends no-such-package-xyz"
+	assert_output "deps: missing Debian packages: no-such-package-xyz -- run as root: apt-get install -y --no-install-recommends no-such-package-xyz"
 }
 
 @test "normalise: a library's release tag in a symbol name becomes a label, the ABI number stays" {
@@ -365,4 +365,18 @@ check() { printf '%b' "$1" > "$BATS_TEST_TMPDIR/expect"; printf '%b' "$facts" | 
 	TOP="$BATS_TEST_TMPDIR/t" table_cell matrix "$r" expect > /dev/null
 	sleep 0.01; sed -i "s/^$r  *|\\([^|]*\\)|[^|]*|/$r |\\1| SPLIT x:9 |/" "$BATS_TEST_TMPDIR/t/matrix/rows"
 	assert_equal "$(TOP="$BATS_TEST_TMPDIR/t" table_cell matrix "$r" expect)" "SPLIT x:9"
+}
+
+@test "run_unprivileged: nobody runs a script of a tree that sits under a 0700 directory, and nothing of it stays" {
+	[ "$(id -u)" = 0 ] || skip "needs root to run a command as nobody (setpriv)"
+	local top=$TOP
+	mkdir -m 700 "$BATS_TEST_TMPDIR/private"
+	mkdir "$BATS_TEST_TMPDIR/private/src" && cp -R "$top/scripts" "$BATS_TEST_TMPDIR/private/src/"
+	TOP=$BATS_TEST_TMPDIR/private/src
+	ls -d "${TMPDIR:-/tmp}"/split-state-lab-unprivileged.* > "$BATS_TEST_TMPDIR/before" 2>/dev/null || true
+	run_unprivileged "$TOP/scripts/deps" 'no-such-package-xyz|no-such-package-abc'
+	TOP=$top
+	assert_failure 3
+	assert_output --partial 'deps: missing Debian packages: no-such-package-xyz -- run as root:'
+	ls -d "${TMPDIR:-/tmp}"/split-state-lab-unprivileged.* 2>/dev/null | diff "$BATS_TEST_TMPDIR/before" -
 }

@@ -8,6 +8,7 @@ setup_file() {
 	# The status is a test of its own, so that a failed expectation is
 	# named by the test that reads it rather than by a failed setup.
 	local rc=0
+	written_outside_build > "$BATS_FILE_TMPDIR/outside.before"
 	make -s -C "$TOP" --no-print-directory B="$BUILD" survey-subset > "$BATS_FILE_TMPDIR/subset.out" 2>&1 || rc=$?
 	echo "$rc" > "$BATS_FILE_TMPDIR/subset.status"
 	export RUN="$BUILD/survey/run-subset"
@@ -176,4 +177,10 @@ for f in json.load(open(sys.argv[1]))["findings"]:
 	assert_equal "$status" 2
 	assert_equal "${#lines[@]}" 1
 	assert_output --partial "unknown addon 'no-such-addon'"
+}
+
+# Last: it checks what every test above left.
+@test "survey: the run and the tests above wrote nothing into the source tree or /tmp" {
+	run diff "$BATS_FILE_TMPDIR/outside.before" <(written_outside_build)
+	assert_success
 }

@@ -153,7 +153,7 @@ changed: gcc:bfd rxe:capture | rxe-lab symtab: rdmacore<ver>_x_34
 }
 
 @test "check-upgrade: without root it is one line and a skip" {
-	run setpriv --reuid=nobody --regid=nogroup --clear-groups "$TOP/scripts/check-upgrade" trixie "$BATS_TEST_TMPDIR/b"
+	run_unprivileged "$TOP/scripts/check-upgrade" trixie "$BATS_TEST_TMPDIR/b"
 	assert_success
 	assert_output 'check-upgrade: skipped: needs root (mmdebstrap, chroot and mounts)'
 }
@@ -171,7 +171,7 @@ changed: gcc:bfd rxe:capture | rxe-lab symtab: rdmacore<ver>_x_34
 }
 
 @test "check-fresh: without root it is one line and a skip; a SUITE that is not a suite name is one line and exit 2" {
-	run setpriv --reuid=nobody --regid=nogroup --clear-groups "$TOP/scripts/check-fresh" bookworm "$BATS_TEST_TMPDIR/b"
+	run_unprivileged "$TOP/scripts/check-fresh" bookworm "$BATS_TEST_TMPDIR/b"
 	assert_success
 	assert_output 'check-fresh: skipped: needs root (mmdebstrap, chroot and mounts)'
 	run "$TOP/scripts/check-fresh" '../etc' "$BATS_TEST_TMPDIR/b"
