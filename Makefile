@@ -186,6 +186,13 @@ DEPS_PACKAGES := gcc binutils binutils-gold|binutils make bats bats-assert bats-
 # git: test/frame.bats keeps its copy of the tree as a repository, to ask
 # which files a change touched (a tree unpacked from an archive has no git).
 DEPS_PACKAGES += git
+# libc6-dev: the C headers; only clang's dependencies brought them in.
+DEPS_PACKAGES += libc6-dev
+# DEPS_COMMANDS: what make deps runs after installing the list, for a package
+# a list cannot name (survey's npm: only when no npm is installed), so that a
+# user's make test after root's make deps finds everything. Each entry is
+# "&& { <command>; }".
+DEPS_COMMANDS :=
 
 # read_table LAB,TABLE: the table's rows as make variables LAB.rows and
 # LAB.<row>.<key> (scripts/rows2mk), read at parse time, so nothing is
@@ -383,7 +390,7 @@ exercises: $(call entries_prereqs,$(CHECK_ENTRIES))
 .PHONY: exercises
 
 deps:
-	$(Q)$(SCRIPTS)/deps $(foreach p,$(sort $(DEPS_PACKAGES)),'$p')
+	$(Q)$(SCRIPTS)/deps $(foreach p,$(sort $(DEPS_PACKAGES)),'$p') $(DEPS_COMMANDS)
 
 # make test: install what is missing, build everything the tests use in
 # parallel, then run every bats file and close with one counted line. The

@@ -31,6 +31,7 @@ SURVEY_DEBS := nodejs python3 python3-numpy python3-scipy python3-sklearn
 # npm: nodesource's nodejs provides and conflicts with Debian's npm package,
 # which scripts/deps cannot see; ask for Debian's npm only when there is none.
 survey_npm = command -v npm >/dev/null || $(SCRIPTS)/deps npm
+DEPS_COMMANDS += && { $(survey_npm); }
 
 # survey_install SET,PINS: `npm ci --ignore-scripts` of PINS/package.json and
 # its lock into $(SURVEY_B)/SET (no install script runs; only the registry

@@ -124,5 +124,5 @@ written_outside_build() {
 	else
 		echo "tree: not a git checkout, not checked"
 	fi
-	ls -A "${TMPDIR:-/tmp}" | grep -vE '^(bats-run-|tmp\.|split-state-lab-unprivileged\.|par[A-Za-z0-9_]{5}\.)' | sed 's/^/tmp: /'
+	ls -A "${TMPDIR:-/tmp}" | grep -vE '^bats-run-|\.[A-Za-z0-9_]{6,10}$|^par[A-Za-z0-9_]{5}\.' | sed 's/^/tmp: /'
 }
