@@ -17,6 +17,11 @@ ifeq ($(MAKELEVEL),0)
 MAKEFLAGS += -j$(JOBS)
 endif
 
+# A user's PATH has no /usr/sbin or /sbin, where Debian keeps ldconfig (the
+# loader-errors lab and its tests use it): appended, after everything the
+# caller's PATH holds, for every recipe and every test.
+export PATH := $(PATH)$(if $(filter /usr/sbin,$(subst :, ,$(PATH))),,:/usr/sbin)$(if $(filter /sbin,$(subst :, ,$(PATH))),,:/sbin)
+
 # The build directory: everything the suite writes goes below it. Refused,
 # before anything runs: empty, with white space (make cannot quote a path
 # in a rule), and, resolved by realpath (symlinks, /proc/self/cwd, "..")
@@ -423,13 +428,16 @@ distclean:
 
 help:
 	@echo "split-state-lab: two live copies of one library's state in one process"
+	@echo "  first: make matrix, then make test (as root on a bare Debian each installs what it needs;"
+	@echo "         as a user, root runs make deps first: every Debian package the suite uses)"
+	@echo "  make deps         install every Debian package the suite uses (root; a user gets the apt-get line to run as root)"
 	@printf '%s\n' $(HELP_LINES)
 	@echo "  make evidence     every lab's rows with the facts that explain them"
 	@echo "  make check [LAB=<lab>] [ROW=<id>]  every row's (or ROW's) derived verdict and counts against its table's expect cell"
 	@echo "  make fixed [ROW=<id>]   the fix ladder and every lab's fix rows, each against its own expect cell"
 	@echo "  make bless [LAB=<lab>]  rerun, show the golden's diff, rewrite expected/<lab>.txt (refused if a row breaks its expect cell)"
 	@echo "  make labs         the labs, one a line"
-	@echo "  make test         install missing Debian packages, run all bats tests"
+	@echo "  make test         install missing Debian packages (make deps), run all bats tests; as a user the root-only ones skip, named"
 	@echo "  make check-toolchains   every lab under each toolchain (TOOLCHAINS=\"gcc:bfd clang:lld ...\")"
 	@echo "  make baseline OUT=f     record this toolchain's verdicts and evidence facts"
 	@echo "  make compare BASELINE=f rerun and print only what changed (exit 1 if anything)"

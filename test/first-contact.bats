@@ -78,3 +78,11 @@ not_installed() { stand_in dpkg-query 'echo "unknown ok not-installed"'; }
 	assert_line "ok 1 slow"
 	assert_line --index $((${#lines[@]} - 1)) "2 passed, 0 failed, 1 skipped"
 }
+
+@test "first contact: a user's PATH has no /sbin; make still finds ldconfig (loader-errors' SONAME link row)" {
+	[ ! -x /usr/bin/ldconfig ] || skip "ldconfig is in /usr/bin here: every PATH finds it"
+	run env PATH=/usr/local/bin:/usr/bin:/bin make -s -C "$TOP" --no-print-directory B="$b" loader-errors ROW=missing-soname-link-fix
+	assert_success
+	assert_line --regexp '^== missing-soname-link-fix: '
+	[ -L "$b/loader-errors/missing-soname-link-fix/lib/libaccel.so.1" ] || fail "no SONAME link made"
+}
