@@ -41,7 +41,8 @@ $(SURVEY_B)/$1/installed: $2/package.json $2/package-lock.json $(SURVEY_SRC)/lab
 	$$(Q)$(SCRIPTS)/deps nodejs && $$(survey_npm)
 	$$(Q)rm -rf $$(@D) && mkdir -p $$(@D) $(SURVEY_B)/home $(SURVEY_B)/tmp
 	$$(Q)cp $2/package.json $2/package-lock.json $$(@D)/
-	$$(Q)cd $$(@D) && t0=$$$$(date +%s%N) && $(abspath $(SURVEY_SRC))/private leftovers -- \
+	@echo "survey: npm ci of the $1 set into $$(@D)"
+	$$(Q)cd $$(@D) && t0=$$$$(date +%s%N) && $(abspath $(SCRIPTS))/heartbeat "survey: npm ci ($1)" $(abspath $(SURVEY_SRC))/private leftovers -- \
 		$(SURVEY_ENV) npm ci --ignore-scripts --no-audit --no-fund --loglevel=error && \
 		awk -v ns=$$$$(( $$$$(date +%s%N) - t0 )) 'BEGIN { printf "%.1f\n", ns / 1e9 }' > install-seconds
 	$$(Q)echo $$@ > $$@
@@ -53,6 +54,7 @@ $(eval $(call survey_install,subset,$(SURVEY_SRC)/subset))
 # symsplit (built by `make symsplit`, a prerequisite of the targets below)
 # run on the saved maps with `--host HOST`.
 survey_measure = mkdir -p $(SURVEY_B)/$1 $(SURVEY_B)/home $(SURVEY_B)/tmp && printf '%s\n' $3 > $(SURVEY_B)/$1/units && \
+	echo "survey: measuring $1" && $(SCRIPTS)/heartbeat "survey: measuring $1" \
 	$(SURVEY_SRC)/private $(SURVEY_B)/$1/leftovers -- $(SURVEY_ENV) $(SURVEY_SRC)/measure \
 	--symsplit $(abspath $(SYMSPLIT)) --host $5 $(SURVEY_B)/$1 $2 $3 -- $4
 survey_node_measure = echo $(SURVEY_B)/$2 > $(SURVEY_B)/$1/prefix && \
