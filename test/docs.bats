@@ -132,14 +132,22 @@ same_svg() {
 }
 
 @test "diagram: every lab's first row is drawn, none skipped (labs with committed pictures are checked above)" {
+	skipped=
 	for lab in $(make -s -C "$TOP" --no-print-directory labs); do
 		[ -d "$TOP/docs/diagrams/$lab" ] && continue
 		r=$(table_rows "$lab" | awk '{ print $1 }')
 		run make -s -C "$TOP" --no-print-directory diagrams LAB="$lab" ROW="$r"
 		assert_success
+		# a row that cannot run here (rxe's emulated tier as a user) has no
+		# run to draw: the lab's own run says so, and the reason
+		if [[ $output == *"diagrams: skip $lab"* ]] && make -s -C "$TOP" --no-print-directory "$lab" ROW="$r" 2>&1 | grep -q '^\[skipped: cannot run here\]'; then
+			skipped="$skipped $lab:$r ($(make -s -C "$TOP" --no-print-directory "$lab" ROW="$r" 2>&1 >/dev/null | tail -n 1))"
+			continue
+		fi
 		refute_output --partial 'skip'
 		[ -s "$BUILD/diagrams/$lab/$r.svg" ] || fail "no $B/diagrams/$lab/$r.svg"
 	done
+	[ -z "$skipped" ] || skip "cannot run here:$skipped"
 }
 
 @test "diagram: a COLLISION row draws a call into another copy's definition, a no-collision row none" {

@@ -338,8 +338,8 @@ kernel_fetch() {
 	assert_failure
 	# A host with real RDMA hardware has its own nodes; then there is nothing to check.
 	[ -d /sys/class/infiniband ] || [ ! -e /dev/infiniband ]
-	run ls "$BUILD/rxe-variant/dev-stage"
-	assert_output ""
+	# the stage exists only where the emulated tier ran
+	[ ! -e "$BUILD/rxe-variant/dev-stage" ] || { run ls "$BUILD/rxe-variant/dev-stage"; assert_output ""; }
 }
 
 @test "no leftovers: no lab network namespace, no rxe link" {

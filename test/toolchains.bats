@@ -11,8 +11,9 @@ setup_file() {
 	installed=
 	for tc in $ALL; do "$TOP/scripts/toolchain" --check "${tc%%:*}" "${tc#*:}" 2>/dev/null && installed="$installed $tc"; done
 	echo "${installed# }" > "$BATS_FILE_TMPDIR/installed"
-	make -s -C "$TOP" --no-print-directory check-toolchains TOOLCHAINS="${installed# }" > "$BATS_FILE_TMPDIR/table" 2>&1
-	echo $? > "$BATS_FILE_TMPDIR/status"
+	local rc=0
+	make -s -C "$TOP" --no-print-directory check-toolchains TOOLCHAINS="${installed# }" > "$BATS_FILE_TMPDIR/table" 2>&1 || rc=$?
+	echo $rc > "$BATS_FILE_TMPDIR/status"
 	# the full run's facts, kept before the tests below rerun one lab there
 	cp -r "$BUILD/toolchains/gcc+bfd" "$BATS_FILE_TMPDIR/full-gcc+bfd"
 	# baseline and compare are tested on one lab (LAB=matrix): the make path
@@ -22,6 +23,13 @@ setup_file() {
 
 @test "check-toolchains: no unexpected cell under any installed toolchain" {
 	run cat "$BATS_FILE_TMPDIR/table"
+	# As a user, rows that need root (rxe's emulated tier, loader-errors'
+	# private ld.so.cache) cannot run: their cells differ, named here.
+	# A cell that ran and differs fails here as anywhere.
+	if [ "$(id -u)" != 0 ] && [ "$(cat "$BATS_FILE_TMPDIR/status")" != 0 ] &&
+		! grep '^unexpected: ' "$BATS_FILE_TMPDIR/table" | grep -vqE ': (skipped|missing), expected '; then
+		skip "as a user, rows that need root cannot run: $(grep '^unexpected: ' "$BATS_FILE_TMPDIR/table" | sed 's/^unexpected: //; s/ under .*//' | sort -u | tr '\n' ' ')"
+	fi
 	assert_equal "$(cat "$BATS_FILE_TMPDIR/status")" 0
 	n=$(wc -w < "$BATS_FILE_TMPDIR/installed")
 	assert_line "check-toolchains: every cell as expected ($n of $n toolchain(s) ran)"
