@@ -465,14 +465,16 @@ check-upgrade:
 .PHONY: check-upgrade
 HELP_LINES += "  make check-upgrade SUITE=trixie [FULL=1]   what upgrading to that Debian release changes (root); FULL=1 runs make test there too"
 
-# make check-fresh [SUITE=<suite>]: the committed tree's .ci/run on a fresh
-# Debian root of that release (default: this machine's), in an overlay over
-# a pristine root kept in UPGRADE_CACHE (scripts/check-fresh; root only):
-# what a new machine lacks, a green make test here cannot show.
+# make check-fresh [SUITE=<suite>]: what a newcomer sees on a fresh Debian
+# root of that release (default: this machine's): the committed tree in
+# /root/src, make matrix then make test as root; then, after root's make
+# deps, the same two as an unprivileged user with the tree in its home. In
+# an overlay over a pristine root kept in UPGRADE_CACHE (scripts/check-fresh;
+# root only): what a new machine lacks, a green make test here cannot show.
 check-fresh:
 	$(Q)$(SCRIPTS)/check-fresh $(call shq,$(SUITE)) $(call shq,$(B))
 .PHONY: check-fresh
-HELP_LINES += "  make check-fresh [SUITE=bookworm]   the README's test command on a fresh Debian root, installs included (root)"
+HELP_LINES += "  make check-fresh [SUITE=bookworm]   the README's two commands on a fresh Debian root, as root in /root/src and as a user (root)"
 
 # One run per build directory: every goal but these takes the build
 # directory's lock (scripts/build-dir: held until this make ends; a second
@@ -490,6 +492,7 @@ ifneq ($(.SHELLSTATUS),0)
 $(error $(lock_said))
 endif
 export SPLIT_STATE_LAB_LOCK := $(B_ABS)
+endif
 endif
 endif
 # first_run: the rest of this file is read only once the compiler is there.
