@@ -141,8 +141,9 @@ same_svg() {
 		# a row that cannot run here (rxe's emulated tier as a user) has no
 		# run to draw: the lab's own run says so (run_rows' line, or rxe's
 		# "tier: <tier> skipped: <why>"), and why
-		if [[ $output == *"diagrams: skip $lab"* ]] && make -s -C "$TOP" --no-print-directory "$lab" ROW="$r" 2>&1 | grep -qE '^\[skipped: cannot run here\]|^tier: [a-z]+ skipped: '; then
-			skipped="$skipped $lab:$r ($(make -s -C "$TOP" --no-print-directory "$lab" ROW="$r" 2>&1 >/dev/null | tail -n 1))"
+		if [[ $output == *"diagrams: skip $lab"* ]] &&
+			why=$(make -s -C "$TOP" --no-print-directory "$lab" ROW="$r" 2>&1 | grep -m 1 -E '^\[skipped: cannot run here\]|^tier: [a-z]+ skipped: '); then
+			skipped="$skipped $lab:$r ($why)"
 			continue
 		fi
 		refute_output --partial 'skip'
