@@ -112,11 +112,12 @@ run_unprivileged() {
 
 # written_outside_build: what is in the source tree that git does not hold
 # (git status --porcelain --ignored: new, changed or ignored files) besides
-# the build directory, and the entries of /tmp, one a line, to compare
-# before and after a run: a regression writing a __pycache__ into the tree
-# or a file into /tmp shows as a new line. /tmp's names the test harness
-# makes itself (bats-run-*, mktemp's tmp.*, run_unprivileged's, GNU
-# parallel's) are left out: other test files run beside this one.
+# the build directory, one a line, and the entries of /tmp named as the
+# survey's tools would name them (node, npm, v8, Python's bytecode,
+# symsplit, the suite's own words): compared before and after a run, a
+# regression writing a __pycache__ into the tree or a cache into /tmp shows
+# as a new line. /tmp is not compared whole: other test files (and, on a
+# shared machine, other people) make and remove files there meanwhile.
 written_outside_build() {
 	local rel=${BUILD#"$TOP"/}
 	if git -C "$TOP" rev-parse --git-dir > /dev/null 2>&1; then
@@ -124,5 +125,5 @@ written_outside_build() {
 	else
 		echo "tree: not a git checkout, not checked"
 	fi
-	ls -A "${TMPDIR:-/tmp}" | grep -vE '^bats-run-|\.[A-Za-z0-9_]{6,10}$|^par[A-Za-z0-9_]{5}\.' | sed 's/^/tmp: /'
+	ls -A "${TMPDIR:-/tmp}" | grep -iE 'node|npm|v8|pycache|\.pyc$|python|symsplit|survey|coload|split-state' | sed 's/^/tmp: /'
 }
