@@ -86,3 +86,16 @@ not_installed() { stand_in dpkg-query 'echo "unknown ok not-installed"'; }
 	assert_line --regexp '^== missing-soname-link-fix: '
 	[ -L "$b/loader-errors/missing-soname-link-fix/lib/libaccel.so.1" ] || fail "no SONAME link made"
 }
+
+@test "run-bats: a test file whose run is killed is named, and the run fails" {
+	command -v parallel > /dev/null || skip "needs GNU parallel (bats files side by side)"
+	d=$BATS_TEST_TMPDIR/files
+	mkdir -p "$d"
+	printf '@test "quick" { true; }\n' > "$d/quick.bats"
+	# GNU parallel gives each file's run a process group: all of it killed
+	printf '@test "killed" { kill -KILL -- -$(ps -o pgid= -p $$ | tr -d " "); }\n' > "$d/killed.bats"
+	BATS_JOBS=2 run "$TOP/scripts/run-bats" "$d/quick.bats" "$d/killed.bats"
+	assert_failure
+	assert_line "run-bats: 1 of 2 files never ended: $d/killed.bats "
+	assert_line --index $((${#lines[@]} - 1)) "1 passed, 0 failed"
+}

@@ -23,6 +23,16 @@ hostfact() { sed -n "s/^$1=//p" "$BUILD/loader-errors/host-glibc.txt"; }
 evidence() { row "$(E)" "$1" | awk -v k="  | $2: $3=" 'index($0, k) == 1 { print substr($0, length(k) + 1) }'; }
 
 @test "golden: normalised make loader-errors equals expected/loader-errors.txt" {
+	# A row that cannot run here (as a user: no private mount namespace) is
+	# left out of both sides, and named in the skip that follows the rest.
+	local cannot
+	cannot=$(awk '/^== / { id = $2 } /^\[skipped: / { print id }' "$(O)" | tr -d : | tr '\n' ' ')
+	if [ -n "$cannot" ]; then
+		drop() { awk -v ids=" $cannot" '/^== / { on = index(ids, " " substr($2, 1, length($2) - 1) " ") } !on' "$1"; }
+		run diff -u <(drop "$TOP/expected/loader-errors.txt") <("$TOP/scripts/normalise" < "$(O)" | drop /dev/stdin)
+		assert_success
+		skip "every row but ${cannot% }, which cannot run here: $(grep -m 1 '^\[skipped: ' "$(O)")"
+	fi
 	run golden_diff "$(O)" "$TOP/expected/loader-errors.txt"
 	assert_success
 }
