@@ -42,12 +42,13 @@ not_installed() { stand_in dpkg-query 'echo "unknown ok not-installed"'; }
 	not_installed
 	stand_in id '[ "$1" = -u ] && echo 0 || exec /usr/bin/id "$@"'
 	# apt-get: update does nothing; a dry run lists two packages; the
-	# install reports its progress on APT::Status-Fd (3) and puts gcc back.
+	# install reports its progress on APT::Status-Fd (3), is quiet for 11 s
+	# (dpkg long on one package), and puts gcc back.
 	stand_in apt-get "case \$* in
 	update*) exit 0 ;;
 	*' -s') echo 'Inst gcc'; echo 'Inst libc6-dev' ;;
 	*Status-Fd=3*) echo 'dlstatus:1:50.0:Retrieving' >&3; echo 'pmstatus:gcc:60.0:Unpacking gcc (amd64)' >&3
-		ln -s /usr/bin/gcc '$bare/gcc' ;;
+		sleep 11; ln -s /usr/bin/gcc '$bare/gcc' ;;
 	*) exit 100 ;;
 	esac"
 	run env PATH="$bare" make -s -C "$TOP" --no-print-directory B="$b" matrix ROW=A
@@ -56,6 +57,7 @@ not_installed() { stand_in dpkg-query 'echo "unknown ok not-installed"'; }
 	assert_line "deps: 2 packages to download and install (with their dependencies)"
 	assert_line --regexp '^deps: downloading, 50% \([0-9]+ s\)$'
 	assert_line --regexp '^deps: installing, 60%: Unpacking gcc \(amd64\) \([0-9]+ s\)$'
+	assert_line --regexp '^deps: installing, still at 60% \([0-9]+ s\)$'
 	assert_line --regexp '^deps: installed gcc binutils libc6-dev \([0-9]+ s\)$'
 	# then the same make again: the row asked for, and only it
 	assert_equal "$(printf '%s\n' "${lines[@]}" | grep -c '^== ')" 1
