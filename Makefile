@@ -405,10 +405,11 @@ deps:
 # tests of the frame) start first.
 TEST_FIRST := test/toolchains.bats test/symsplit.bats test/frame.bats
 # Progress: a line per phase and per lab built (test-built/<lab>, below),
-# then run-bats' line per test file: a fresh machine's first run is long.
+# and every 15 s while the build goes on (rxe's build is quiet for a minute
+# and more on a fresh machine), then run-bats' line per test file.
 test: deps
 	@echo "make test: building what the tests use ($(words $(LABS)) labs, symsplit), $(JOBS) jobs at a time"
-	+$(Q)$(MAKE) --no-print-directory $(addprefix test-built/,$(LABS)) $(filter-out $(foreach l,$(LABS),$(call $l.prereq,$($l.rows))),$(TEST_PREREQS))
+	+$(Q)$(SCRIPTS)/heartbeat "make test: building" $(MAKE) --no-print-directory $(addprefix test-built/,$(LABS)) $(filter-out $(foreach l,$(LABS),$(call $l.prereq,$($l.rows))),$(TEST_PREREQS))
 	@echo "make test: running the tests"
 	$(Q)B=$(B_ABS) BATS_JOBS=$(JOBS) $(SCRIPTS)/run-bats $(TEST_FIRST) $(filter-out $(TEST_FIRST),$(sort $(wildcard test/*.bats)))
 $(foreach l,$(LABS),$(eval test-built/$l: $$(call $l.prereq,$$($l.rows)) ; @echo "make test: built $l"))

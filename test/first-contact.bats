@@ -54,6 +54,7 @@ not_installed() { stand_in dpkg-query 'echo "unknown ok not-installed"'; }
 	run env PATH="$bare" make -s -C "$TOP" --no-print-directory B="$b" matrix ROW=A
 	assert_success
 	assert_line --index 0 "deps: installing gcc binutils libc6-dev for make matrix (as root, with apt-get)"
+	assert_line --regexp "^deps: package lists updated \\([0-9]+ s\\)$"
 	assert_line "deps: 2 packages to download and install (with their dependencies)"
 	assert_line --regexp '^deps: downloading, 50% \([0-9]+ s\)$'
 	assert_line --regexp '^deps: installing, 60%: Unpacking gcc \(amd64\) \([0-9]+ s\)$'
