@@ -237,8 +237,9 @@ evidence() { row "$(E)" "$1" | awk -v k="  | $2: $3=" 'index($0, k) == 1 { print
 		cp -a "$(rowdir "$r")" "$d"
 		run sh -c '{ echo "== $1: x"; "$2" "$3" "$4" $5; } | "$6" --facts | "$7" "$8"' _ \
 			"$r" "$TOP/loader-errors/run" "$d" "$BUILD/loader-errors/host-glibc.txt" "$spec" "$TOP/scripts/verdict" "$TOP/scripts/check" "$BATS_TEST_TMPDIR/expect"
+		# skipped here (no private mount namespace, as a user): nothing to prove
+		echo "$output" | grep -qE 'could not run here|\| skipped +\| skipped ' && continue
 		assert_success
-		echo "$output" | grep -q 'could not run here' && continue     # skipped here (no namespace): nothing to prove
 		for p in "$d"/app*; do [ -L "$p" ] || cp "$BATS_TEST_TMPDIR/null" "$p"; done
 		run sh -c '{ echo "== $1: x"; "$2" "$3" "$4" $5; } | "$6" --facts | "$7" "$8"' _ \
 			"$r" "$TOP/loader-errors/run" "$d" "$BUILD/loader-errors/host-glibc.txt" "$spec" "$TOP/scripts/verdict" "$TOP/scripts/check" "$BATS_TEST_TMPDIR/expect"

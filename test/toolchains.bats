@@ -78,7 +78,9 @@ setup_file() {
 	sed -i 's/^matrix:B verdict=SPLIT/matrix:B verdict=no-split/' "$BATS_TEST_TMPDIR/gcc+lld/facts"
 	printf '%s\n' '*:lld | matrix:B | verdict=no-split | a made-up reason, for this test only' > "$BATS_TEST_TMPDIR/differences"
 	TOOLCHAIN_DIFFERENCES="$BATS_TEST_TMPDIR/differences" run "$TOP/scripts/toolchain-table" "$BUILD/toolchains/expect.tsv" "$BATS_TEST_TMPDIR" gcc:lld
-	assert_success
+	# as a user, the copied run lacks the rows that need root: those cells
+	# are unexpected there (the first test names them), matrix:B is not
+	if [ "$(id -u)" = 0 ]; then assert_success; else refute_line --partial 'unexpected: matrix:B '; fi
 	assert_line --regexp '^matrix:B +SPLIT +no-split \(known\)'
 }
 
@@ -161,7 +163,9 @@ changed: gcc:bfd rxe:capture | rxe-lab symtab: rdmacore<ver>_x_34
 }
 
 @test "check-upgrade: without root it is one line and a skip" {
-	run_unprivileged "$TOP/scripts/check-upgrade" trixie "$BATS_TEST_TMPDIR/b"
+	# a release other than this machine's (on Debian 13, trixie is refused first)
+	local other=trixie; [ "$(. /etc/os-release; echo "$VERSION_CODENAME")" != trixie ] || other=bookworm
+	run_unprivileged "$TOP/scripts/check-upgrade" "$other" "$BATS_TEST_TMPDIR/b"
 	assert_success
 	assert_output 'check-upgrade: skipped: needs root (mmdebstrap, chroot and mounts)'
 }
