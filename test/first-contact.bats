@@ -42,13 +42,13 @@ not_installed() { stand_in dpkg-query 'echo "unknown ok not-installed"'; }
 	not_installed
 	stand_in id '[ "$1" = -u ] && echo 0 || exec /usr/bin/id "$@"'
 	# apt-get: update does nothing; a dry run lists two packages; the
-	# install reports its progress on APT::Status-Fd (3), is quiet for 11 s
+	# install reports its progress on APT::Status-Fd (3), is quiet for 16 s
 	# (dpkg long on one package), and puts gcc back.
 	stand_in apt-get "case \$* in
 	update*) exit 0 ;;
 	*' -s') echo 'Inst gcc'; echo 'Inst libc6-dev' ;;
 	*Status-Fd=3*) echo 'dlstatus:1:50.0:Retrieving' >&3; echo 'pmstatus:gcc:60.0:Unpacking gcc (amd64)' >&3
-		sleep 11; ln -s /usr/bin/gcc '$bare/gcc' ;;
+		sleep 16; ln -s /usr/bin/gcc '$bare/gcc' ;;
 	*) exit 100 ;;
 	esac"
 	run env PATH="$bare" make -s -C "$TOP" --no-print-directory B="$b" matrix ROW=A
