@@ -202,6 +202,53 @@ evidence() { row "$(E)" "$1" | awk -v k="  | $2: $3=" 'index($0, k) == 1 { print
 	assert_equal "$(evidence lazy-vs-now app-lazy RELRO) $(evidence lazy-vs-now app-now RELRO)" "partial full"
 }
 
+# secure_pairs: "<setuid row> <control row>" for each row run set-user-ID
+# (setuid+SPEC) and the row of the same case run with nobody+SPEC.
+secure_pairs() {
+	local r c spec
+	for r in $(rows_with loader-errors run '^setuid\+'); do
+		spec=$(table_cell loader-errors "$r" run)
+		for c in $(rows_with loader-errors run "^nobody\+${spec#setuid+}\$"); do
+			[ "$(table_cell loader-errors "$c" case)" = "$(table_cell loader-errors "$r" case)" ] && echo "$r $c"
+		done
+	done
+	true
+}
+
+@test "secure mode: set-user-ID root and started by nobody, app's library is not found; the same user and copy without the bit finds it" {
+	pairs=$(secure_pairs)
+	[ -n "$pairs" ] || fail "nothing to check: no setuid+ row with a nobody+ control in the table"
+	while read -r r c; do
+		row "$(O)" "$r" > "$BATS_TEST_TMPDIR/secure"; row "$(O)" "$c" > "$BATS_TEST_TMPDIR/control"
+		if grep -q '^\[skipped: ' "$BATS_TEST_TMPDIR/secure"; then skip "$(grep -m 1 '^\[skipped: ' "$BATS_TEST_TMPDIR/secure")"; fi
+		grep -qE '^\[loader: \./app: error while loading shared libraries: [^:]+: cannot open shared object file' "$BATS_TEST_TMPDIR/secure" ||
+			fail "$r: no loader refusal"
+		grep -qE '^\[app called [^ ]+ in [^] ]+\.so' "$BATS_TEST_TMPDIR/control" || fail "$c: app did not call into its library"
+		grep -q '^\[exit 0\]$' "$BATS_TEST_TMPDIR/control" || fail "$c: app did not exit 0"
+	done <<< "$pairs"
+}
+
+@test "secure mode: no set-user-ID file is left in the build directory, no private mount outlives its run" {
+	[ -n "$(secure_pairs)" ] || fail "nothing to check: no setuid+ row in the table"
+	run find "$BUILD/loader-errors" -perm -4000
+	assert_output ''
+	run grep -c ' lab-secure-mode ' /proc/self/mountinfo
+	assert_output 0
+}
+
+@test "secure mode: where the bit cannot make secure mode (under an emulator) the run is skipped with its reason, and derives no verdict" {
+	r=$(secure_pairs | awk 'NR == 1 { print $1 }')
+	[ -n "$r" ] || fail "nothing to check: no setuid+ row in the table"
+	cp -a "$(rowdir "$r")" "$BATS_TEST_TMPDIR/$r"
+	run sh -c '{ echo "== $1: x"; LAB_RUN=true "$2" "$3" "$4" $5; } | "$6" --facts' _ "$r" "$TOP/loader-errors/run" \
+		"$BATS_TEST_TMPDIR/$r" "$BUILD/loader-errors/host-glibc.txt" "$(table_cell loader-errors "$r" run)" "$TOP/scripts/verdict"
+	assert_success
+	assert_output "$r verdict=skipped consumers="
+	[ "$(id -u)" = 0 ] || return 0     # a user's run is skipped natively too (needs root)
+	run "$TOP/loader-errors/run" "$BATS_TEST_TMPDIR/$r" "$BUILD/loader-errors/host-glibc.txt" "$(table_cell loader-errors "$r" run)"
+	refute_line --partial '[skipped: '
+}
+
 @test "nothing outside the build directory changed: the host's ld.so.cache and ldconfig's aux-cache" {
 	run bash -c "stat -c '%n %Y %s' /etc/ld.so.cache /var/cache/ldconfig/aux-cache 2>/dev/null"
 	assert_output "$(cat "$BATS_FILE_TMPDIR/host-files.before")"
