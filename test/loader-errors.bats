@@ -215,7 +215,7 @@ secure_pairs() {
 	true
 }
 
-@test "secure mode: set-user-ID root and started by nobody, app's library is not found; the same user and copy without the bit finds it" {
+@test "secure mode: set-user-ID root and started by nobody, app's library is not found; the same user and files without the bit find it" {
 	pairs=$(secure_pairs)
 	[ -n "$pairs" ] || fail "nothing to check: no setuid+ row with a nobody+ control in the table"
 	while read -r r c; do
