@@ -122,6 +122,8 @@ $(AO)/%/link.log: $(AO_TABLE_DEPS)
 $(AO)/%/app: $(AO)/%/link.log ;
 
 archive-order.run = $(AO_SRC)/run-row $(AO)/$1
+# Its pictures (scripts/diagram-link) read the link's record, not the loader's.
+archive-order.diagram-ld-debug :=
 # The linker's trace lines, nm of the row's archives, and the link-time check
 # on the row's own link line (it exits 1 when it flags: a finding, not a failure).
 archive-order.evidence = $(AO_SRC)/link-facts $(AO)/$1 '$(AO_TRACE)' $(foreach a,$(call ao_archives,$1),$(AO)/$1/lib$a.a); \

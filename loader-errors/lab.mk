@@ -218,6 +218,9 @@ $(foreach r,$(loader-errors.rows),$(eval $(LE)/$r/app: | $(LE)/host-glibc.txt))
 $(LE)/%/elsewhere:
 	$(Q)mkdir -p $@
 
+# Its pictures (scripts/diagram-loader) take the loader's record from a
+# plain ld.so --list of their own, not from the run.
+loader-errors.diagram-ld-debug :=
 loader-errors.run = $(LE_SRC)/run $(LE)/$1 $(LE)/host-glibc.txt $(loader-errors.$1.run)
 loader-errors.evidence = $(LE_SRC)/facts $(LE)/$1 $(LE)/host-glibc.txt
 

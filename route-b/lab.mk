@@ -146,9 +146,9 @@ $(RB)/$1/app: $(RB)/layouts/$(route-b.$1.layout)/app $(RB_TABLE)
 endef
 $(foreach r,$(route-b.rows),$(eval $(call rb_row,$r)))
 
-# The run: no inherited loader variables (LD_BIND_NOW would undo the lazy
-# rows), the steps from the table.
-route-b.run = env -u LD_LIBRARY_PATH -u LD_PRELOAD -u LD_BIND_NOW -u LD_BIND_NOT $(RB_SRC)/run-row $(RB)/$1/app $(route-b.$1.steps)
+# The run: no inherited loader variables (scripts/row-env: LD_BIND_NOW would
+# undo the lazy rows), the steps from the table; run-row applies LAB_RUN.
+route-b.run = $(SCRIPTS)/row-env --bare $(RB_SRC)/run-row $(RB)/$1/app $(route-b.$1.steps)
 route-b.evidence = $(RB_SRC)/loader-facts $(RB)/$1 $(route-b.$1.steps)
 
 # make route-b [ROW=<id>] [EVIDENCE=1], make evidence-route-b

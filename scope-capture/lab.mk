@@ -95,7 +95,7 @@ $(foreach r,$(scope-capture.rows),$(if $(filter soname,$(scope-capture.$r.bundle
 # preload=<file>: that file of the row's directory in LD_PRELOAD (absolute:
 # the loader takes LD_PRELOAD paths as given); every other row runs without.
 scope_preload = $(if $(scope-capture.$1.preload),$(B_ABS)/scope-capture/$1/$(scope-capture.$1.preload))
-scope-capture.run = env -u LD_LIBRARY_PATH -u LD_PRELOAD $(if $(call scope_preload,$1),LD_PRELOAD=$(call scope_preload,$1)) $(RUN) $(B)/scope-capture/$1/app
+scope-capture.run = $(SCRIPTS)/row-env $(if $(call scope_preload,$1),LD_PRELOAD=$(call scope_preload,$1)) $(B)/scope-capture/$1/app
 scope-capture.evidence = $(SCRIPTS)/evidence $(if $(call scope_preload,$1),--preload $(call scope_preload,$1)) register_driver $(B)/scope-capture/$1/app \
 	$(addprefix $(B)/scope-capture/$1/,libbundle.so $(if $(filter soname,$(scope-capture.$1.bundle)),bundled/libregistryB.so.1) libproviderB.so); \
 	$(SCOPE_SRC)/loader-facts $(B)/scope-capture/$1 $(scope-capture.$1.preload)

@@ -15,7 +15,7 @@ rowdir() { echo "$BUILD/scope-capture/$1"; }
 
 # bindings ROW: the loader's register_driver binding lines for one variant.
 bindings() {
-	env -u LD_LIBRARY_PATH -u LD_PRELOAD LD_DEBUG=bindings "$(rowdir "$1")/app" 2>&1 >/dev/null |
+	"$TOP/scripts/row-env" LD_DEBUG=bindings "$(rowdir "$1")/app" 2>&1 >/dev/null |
 		grep "normal symbol \`register_driver'"
 }
 # registry_addr FILE ROW A|B: the run-time addresses registry A or B printed.
@@ -128,7 +128,7 @@ registry_addr() { row "$1" "$2" | grep -oE "registry $3 @0x[0-9a-fA-F]+" | sed '
 	[ -e "$d/libregistryB.so.1" ] || fail "the system copy B file is not on disk: the test would prove nothing"
 	run registry_addr "$(S)" same-soname B
 	assert_output ''
-	run env -u LD_LIBRARY_PATH -u LD_PRELOAD LD_DEBUG=files "$d/app"
+	run "$TOP/scripts/row-env" LD_DEBUG=files "$d/app"
 	assert_equal "$(grep -c 'file=libregistryB.so.1 \[0\];  generating link map' <<< "$output")" 1
 	assert_line --regexp "opening file=$d/bundled/libregistryB.so.1 \[0\]; direct_opencount="
 	refute_line --partial "calling init: $d/libregistryB.so.1"
