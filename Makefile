@@ -377,7 +377,7 @@ rxe.rowdirs = $(RXE_B)
 diagram_ld_debug = $(if $(filter undefined,$(origin $1.diagram-ld-debug)),files$(comma)bindings,$($1.diagram-ld-debug))
 # draw_row LAB,ROW,FIRST: run, draw, render; FIRST=1 skips the lab when the row does not fit.
 draw_row = d=$(B)/diagrams/$1; mkdir -p $$d; rm -f $$d/$2.svg; \
-	( $(if $(call diagram_ld_debug,$1),export ROW_LD_DEBUG=$(call diagram_ld_debug,$1);) $(call $1.run,$2) ) > $$d/$2.out 2> $$d/$2.ld; \
+	( $(if $(call diagram_ld_debug,$1),export ROW_LD_DEBUG=$(call diagram_ld_debug,$1);) $(call $1.run,$2) ) 2>&1 > $$d/$2.out | $(SCRIPTS)/ld-debug > $$d/$2.ld; \
 	if $(SCRIPTS)/diagram $(or $($1.rowdirs),$(B)/$1)/$2 $(call shq,$1 $2: $($1.$2.what)) $$d/$2.out $$d/$2.ld 2> $$d/$2.why | $(SCRIPTS)/normalise > $$d/$2.dot; then \
 	  $(DOT) -Tsvg $$d/$2.dot > $$d/$2.svg && echo "diagram: $$d/$2.svg"; \
 	else rm -f $$d/$2.dot; echo "diagrams: skip $1$(if $3,,:$2): $$(tail -n 1 $$d/$2.why)"; $(if $3,continue;) fi

@@ -10,14 +10,13 @@ b=$1 n=$2
 shift 2
 sym=verbs_register_driver_$n
 say() { printf '  | %s\n' "$*"; }
-base() { sed -E 's#[^ ]*/([^ /]+)#\1#g'; }
 for row in "$@"; do
 	d=$b/$row
 	dbg=$b/evidence-$row.ld-debug
 	# One run: the row's output on stdout, the loader's account on stderr.
 	LD_DEBUG=bindings,libs sh "$here/emulated.sh" "$b" "$row" 2>"$dbg"
-	grep -E "binding file [^ ]*librxe[^ ]* .*\`($sym|ibv_query_gid)'|calling init: [^ ]*/(librxe|libibverbs)[^/]*$" "$dbg" |
-		sed -E 's/^ *[0-9]+:[[:space:]]*//' | base | sort -u | while IFS= read -r l; do say "LD_DEBUG: $l"; done
+	"$here/../scripts/ld-debug" --names "$dbg" | grep -E "^binding file librxe[^ ]* .*\`($sym|ibv_query_gid)'|^calling init: (librxe|libibverbs)[^ ]*$" |
+		sort -u | while IFS= read -r l; do say "LD_DEBUG: $l"; done
 	say "provider search: libibverbs loaded $(grep -cE 'calling init: [^ ]*-rdmav[0-9]+\.so$' "$dbg") provider(s) listed in its .driver files: $(sed -nE 's#.*calling init: [^ ]*/lib([^/ ]*)-rdmav[0-9]+\.so$#\1#p' "$dbg" | sort -u | tr '\n' ' ')"
 	prov=$(sed -n 's/.*calling init: \([^ ]*librxe[^ ]*\).*/\1/p' "$dbg" | head -n 1)
 	rm -f "$dbg"

@@ -154,7 +154,7 @@ rowdir() { echo "$BUILD/matrix/$1"; }
 	for r in $rows; do
 		p=$(table_cell matrix "$r" preload)
 		run bash -c "'$TOP/scripts/row-env' LD_PRELOAD='$(rowdir "$r")/$p' LD_DEBUG=scopes '$(rowdir "$r")/app' 2>&1 >/dev/null |
-			sed -nE '/object=.*app \[0\]/,/scope 0:/ s/.*scope 0: *//p' | head -n 1"
+			'$TOP/scripts/ld-debug' --scopes '/app\$' | sed -n 's/^[^ ]* \[0\] scope 0: *//p' | head -n 1"
 		assert_output --regexp "^[^ ]*/app [^ ]*/$p "
 	done
 }

@@ -16,7 +16,7 @@ rowdir() { echo "$BUILD/scope-capture/$1"; }
 # bindings ROW: the loader's register_driver binding lines for one variant.
 bindings() {
 	"$TOP/scripts/row-env" LD_DEBUG=bindings "$(rowdir "$1")/app" 2>&1 >/dev/null |
-		grep "normal symbol \`register_driver'"
+		"$TOP/scripts/ld-debug" --bindings "register_driver'"
 }
 # registry_addr FILE ROW A|B: the run-time addresses registry A or B printed.
 registry_addr() { row "$1" "$2" | grep -oE "registry $3 @0x[0-9a-fA-F]+" | sed 's/.*@//' | sort -u; }
