@@ -9,6 +9,7 @@ here=$(dirname "$0")
 b=$1 n=$2
 shift 2
 sym=verbs_register_driver_$n
+dynamic=$here/../scripts/dynamic
 say() { printf '  | %s\n' "$*"; }
 for row in "$@"; do
 	d=$b/$row
@@ -20,17 +21,18 @@ for row in "$@"; do
 	say "provider search: libibverbs loaded $(grep -cE 'calling init: [^ ]*-rdmav[0-9]+\.so$' "$dbg") provider(s) listed in its .driver files: $(sed -nE 's#.*calling init: [^ ]*/lib([^/ ]*)-rdmav[0-9]+\.so$#\1#p' "$dbg" | sort -u | tr '\n' ' ')"
 	prov=$(sed -n 's/.*calling init: \([^ ]*librxe[^ ]*\).*/\1/p' "$dbg" | head -n 1)
 	rm -f "$dbg"
-	# The relocation type by its suffix (JUMP_SLOT, GLOB_DAT): the fact is
-	# the same on every architecture, its R_<arch>_ prefix is not.
-	[ -n "$prov" ] && say "$(basename "$prov"): $(readelf -rW "$prov" | grep "$sym" |
-		awk '{ t = $3; if (match(t, /_(JUMP_SLOT|GLOB_DAT|COPY)$/)) t = substr(t, RSTART + 1); print t, $5 }')"
+	# The relocation type by its suffix (JUMP_SLOT, GLOB_DAT; scripts/dynamic):
+	# the fact is the same on every architecture, its R_<arch>_ prefix is not.
+	[ -n "$prov" ] && say "$(basename "$prov"): $("$dynamic" --relocs "$prov" | awk -F '\t' -v s="$sym" '$2 == "rel" && index($4, s) { print $3, $4 }')"
 	if [ -e "$d/libinhouse.so" ]; then
-		say "libinhouse.so: NEEDED=[$(readelf -d "$d/libinhouse.so" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' ' | sed 's/ $//')] $(readelf -d "$d/libinhouse.so" | sed -n 's/.*(\(RPATH\|RUNPATH\)).*\[\(.*\)\]/\1=\2/p')"
+		say "libinhouse.so: $("$dynamic" "$d/libinhouse.so" | awk -F '\t' '$2 == "dyn" && $3 == "NEEDED" { n = n (n == "" ? "" : " ") $4 }
+			$2 == "dyn" && ($3 == "RPATH" || $3 == "RUNPATH") { p = p " " $3 "=" $4 } END { print "NEEDED=[" n "]" p }')"
 		for l in "$d"/libibverbs*.so.1; do
-			[ -e "$l" ] && say "$(basename "$l") (copy A): SONAME=$(readelf -d "$l" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')"
+			[ -e "$l" ] && say "$(basename "$l") (copy A): SONAME=$("$dynamic" "$l" | awk -F '\t' '$2 == "dyn" && $3 == "SONAME" { print $4 }')"
 		done
 	else
 		say "rxe-lab symtab: $(nm "$d/rxe-lab" | grep " T .*$sym\$" | awk '{ print $3 }')"
-		say "rxe-lab .dynsym: $(readelf --dyn-syms -W "$d/rxe-lab" | grep -c ' ibv_') ibv_* export(s), $(readelf --dyn-syms -W "$d/rxe-lab" | grep -c " $sym\$") $sym, $(readelf --dyn-syms -W "$d/rxe-lab" | grep -c "_$sym\$") renamed copy of it"
+		say "rxe-lab .dynsym: $("$dynamic" "$d/rxe-lab" | awk -F '\t' -v s="$sym" '$2 == "sym" { i += ($3 ~ /^ibv_/); e += ($3 == s && $4 == "-"); r += ($4 == "-" && length($3) > length(s) && substr($3, length($3) - length(s)) == "_" s) }
+			END { printf "%d ibv_* export(s), %d %s, %d renamed copy of it\n", i, e, s, r }')"
 	fi
 done
