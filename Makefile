@@ -181,6 +181,7 @@ LABS :=
 ROW_GOALS := check fixed diagrams
 HELP_LINES :=
 TEST_PREREQS :=
+TEST_RUNS :=
 FIXED_ROWS :=
 EVIDENCE_TARGETS :=
 # what a lab downloads into the build directory, kept by make clean
@@ -215,6 +216,24 @@ run_rows = { $(foreach r,$2,printf '%s\n' $(call shq,== $4$r: $($1.$r.what)); \
 # while it reads the Makefiles, before any job starts.
 refuse = $(if $(filter-out $3,$2),$(error unknown $1 '$(firstword $(filter-out $3,$2))' (known: $3)))
 
+# lab_capture LAB: a lab run by run_rows is run once per build directory
+# (one per toolchain), every row with its evidence, into $(B)/runs/LAB.out;
+# make LAB (every row) shows that run, without the evidence lines unless
+# EVIDENCE is set, and so do the tests (test/helpers.bash) and the toolchain
+# check's column of this build directory. It is run again when a row's
+# files, the lab's sources or a shared script change. One row (ROW=) is a
+# run of its own. (scripts/verdict prints a row's evidence lines after its
+# verdict, so the run without them is the run made without evidence.)
+define lab_capture
+$1.capture := $(B)/runs/$1.out
+$1.whole = $$(if $$(subst $$(strip $$($1.rows)),,$$(strip $$($1.selected))),,1)
+$(B)/runs/$1.out: $$(call $1.prereq,$$($1.rows)) $$(wildcard $(SCRIPTS)/* $$(dir $$($1.table))*)
+	@mkdir -p $$(@D)
+	$$(Q)$$(call run_rows,$1,$$($1.rows),1) > $$@.tmp && mv -f $$@.tmp $$@ || { rm -f $$@.tmp; exit 1; }
+TEST_RUNS += $(B)/runs/$1.out
+endef
+show_capture = $(if $2,cat $1,grep -v '^  | ' $1)
+
 # lab_entry LAB,ALIAS,PREREQ[,RUNNER]: the entry points of a lab whose
 # table was read by read_table: `make LAB [ROW=<id>] [EVIDENCE=1]` (ALIAS is
 # the lab's older name for ROW), `make evidence-LAB`, and its place in make
@@ -224,9 +243,10 @@ define lab_entry
 $1.selected = $$(or $$(ROW),$$($2),$$($1.rows))
 $1.prereq = $$(foreach r,$$1,$$(subst %,$$r,$3))
 $$(if $$(filter $1 evidence-$1,$$(MAKECMDGOALS)),$$(call refuse,row,$$($1.selected),$$($1.rows)))
-$1: $$(call $1.prereq,$$($1.selected))
+$(if $4,,$(call lab_capture,$1))
+$1: $$(call $1.prereq,$$($1.selected)) $$(if $$($1.whole),$$($1.capture))
 	$$(Q)$$(toolchain_report)
-	$$(Q)$$(call $(or $4,run_rows),$1,$$($1.selected),$$(EVIDENCE))
+	$$(Q)$$(if $$($1.whole),$$(call show_capture,$$($1.capture),$$(EVIDENCE)),$$(call $(or $4,run_rows),$1,$$($1.selected),$$(EVIDENCE)))
 # The same run with the facts under each row; EVIDENCE reaches $1's recipe.
 evidence-$1: EVIDENCE := 1
 evidence-$1: $1
@@ -414,7 +434,7 @@ TEST_FIRST := test/toolchains.bats test/symsplit.bats test/frame.bats
 # and more on a fresh machine), then run-bats' line per test file.
 test: deps
 	@echo "make test: building what the tests use ($(words $(LABS)) labs, symsplit), $(JOBS) jobs at a time"
-	+$(Q)$(SCRIPTS)/heartbeat "make test: building" $(MAKE) --no-print-directory $(addprefix test-built/,$(LABS)) $(filter-out $(foreach l,$(LABS),$(call $l.prereq,$($l.rows))),$(TEST_PREREQS))
+	+$(Q)$(SCRIPTS)/heartbeat "make test: building" $(MAKE) --no-print-directory $(addprefix test-built/,$(LABS)) $(filter-out $(foreach l,$(LABS),$(call $l.prereq,$($l.rows))),$(TEST_PREREQS)) $(TEST_RUNS)
 	@echo "make test: running the tests"
 	$(Q)B=$(B_ABS) BATS_JOBS=$(JOBS) $(SCRIPTS)/run-bats $(TEST_FIRST) $(filter-out $(TEST_FIRST),$(sort $(wildcard test/*.bats)))
 $(foreach l,$(LABS),$(eval test-built/$l: $$(call $l.prereq,$$($l.rows)) ; @echo "make test: built $l"))
