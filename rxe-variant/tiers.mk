@@ -39,8 +39,9 @@ HELP_LINES += "  make rxe          the incident on real rdma-core (ROW=<row>, RX
 HELP_LINES += "  make rxe-vm       the rxe rows inside a QEMU guest with a real soft-RoCE device"
 FIXED_ROWS += rxe:fix-drop-duplicate rxe:fix-static-canonical
 # make check and make fixed run single rows through the shared runner: one
-# row, emulated tier, no header (run_rows prints it).
-rxe.run = SYSFS_PATH=$(call shq,$(abspath $(RXE_B)/sysfs)) sh $(RXE_SRC)/sandbox.sh $(RXE_B)/dev-stage $(RXE_B)/no-rdma-netlink $(RXE_B)/$1/rxe-lab
+# row, emulated tier, no header (run_rows prints it); in the rows'
+# environment (scripts/row-env; the sandbox starts the program itself).
+rxe.run = $(SCRIPTS)/row-env --bare SYSFS_PATH=$(call shq,$(abspath $(RXE_B)/sysfs)) sh $(RXE_SRC)/sandbox.sh $(RXE_B)/dev-stage $(RXE_B)/no-rdma-netlink $(RXE_B)/$1/rxe-lab
 # qemu and busybox too: make test runs the VM tier wherever they can be installed.
 # pkg-config finds libibverbs; xz and zstd unpack the guest kernel and its
 # modules (Debian 13's kernel is zstd, its modules .ko.xz); mount is its
