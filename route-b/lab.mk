@@ -28,7 +28,21 @@ rb_layout = $(if $(filter $1,$(rb_layouts)),layouts/$1)
 #   -z now            bind at load time; only the lazy rows' plugin B is -z lazy
 #                     (an object's DF_BIND_NOW overrides dlopen's RTLD_LAZY)
 RB_SO = $(CC) $(LDFLAG_FUSE) $(BASE_CFLAGS) $(PIC_CFLAGS) -fplt -shared
-RB_CC = $(CC) $(BASE_CFLAGS) $(PIC_CFLAGS) -fplt
+RB_CC = $(COMPILE) $(BASE_CFLAGS) $(PIC_CFLAGS) -fplt
+
+# Compiles apart from links, so ccache shares them between toolchains and
+# layouts: rb_obj SRC,DEFS[,KIND] is the object of SRC compiled with -D for
+# each of DEFS (NAME=VALUE ...), PIC with -fplt (KIND pie: for the host
+# executable), in $(RB)/objs/, its rule made the first time it is named.
+define rb_obj_rule
+$1: $2 $(wildcard $(RB_SRC)/*.h) $(RB_TABLE)
+	@mkdir -p $$(@D)
+	$$(Q)$$(if $(filter pie,$3),$$(COMPILE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS),$$(RB_CC)) $(addprefix -D,$4) -c -o $$@ $$<
+endef
+rb_objs :=
+rb_sp := $() $()
+rb_obj = $(strip $(eval rb_o := $(RB)/objs/$(basename $(notdir $1))$(subst $(rb_sp),,$(foreach d,$2,.$(subst =,-,$d)))$(if $3,.$3).o) \
+	$(if $(filter $(rb_o),$(rb_objs)),,$(eval rb_objs += $(rb_o))$(eval $(call rb_obj_rule,$(rb_o),$1,$3,$2)))$(rb_o))
 RB_LAZY := -Wl,-z,lazy
 RB_RT := $(RB_SRC)/rt.c $(RB_SRC)/rt.h
 
@@ -38,36 +52,35 @@ RB_RT := $(RB_SRC)/rt.c $(RB_SRC)/rt.h
 # exports its zlib and OpenSSL), named one by one: gold takes no glob in
 # --export-dynamic-symbol.
 RB_HOST := $(addprefix $(RB_SRC)/,host.c host_facts.c plt_slot.c host.h plt_slot.h)
-$(RB)/host: $(RB_HOST) $(RB_TABLE)
+RB_HOST_OBJS := $(foreach s,$(filter %.c,$(RB_HOST)),$(call rb_obj,$s,,pie))
+$(RB)/host: $(RB_HOST_OBJS) $(RB_TABLE)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(LDFLAG_FUSE) $(BASE_CFLAGS) $(EXE_PIE_CFLAGS) $(EXE_PIE_LDFLAGS) -o $@ $(filter %.c,$^) -ldl $(LINK_NOW)
+	$(Q)$(CC) $(LDFLAG_FUSE) $(BASE_CFLAGS) $(EXE_PIE_LDFLAGS) -o $@ $(filter %.o,$^) -ldl $(LINK_NOW)
 $(RB)/%/app: $(RB)/host
 	@mkdir -p $(@D)
 	$(Q)cp $< $@.tmp && mv -f $@.tmp $@
 
 define rb_host
-$(RB)/$1/rt_host.o: $(RB_RT) $(RB_TABLE)
+$(RB)/$1/app: $(RB_HOST_OBJS) $(call rb_obj,$(RB_SRC)/rt.c,RT_COPY=H,pie)
 	@mkdir -p $$(@D)
-	$$(Q)$$(CC) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) -DRT_COPY=H -c -o $$@ $$<
-$(RB)/$1/app: $(RB_HOST) $(RB)/$1/rt_host.o
-	$$(Q)$$(CC) $$(LDFLAG_FUSE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) $$(EXE_PIE_LDFLAGS) -o $$@ $$(filter %.c %.o,$$^) -ldl \
+	$$(Q)$$(CC) $$(LDFLAG_FUSE) $$(BASE_CFLAGS) $$(EXE_PIE_LDFLAGS) -o $$@ $$(filter %.o,$$^) -ldl \
 		-Wl,--export-dynamic-symbol=rt_register,--export-dynamic-symbol=rt_get_list $$(LINK_NOW)
 endef
 
 # rb_vendored DIR,MOD[,EXTRA]: MOD/plugin.so with the runtime compiled in
 # (copy MOD, default visibility, exported), plus EXTRA sources (the guard).
 define rb_vendored
-$(RB)/$1/$2/plugin.so: $(RB_SRC)/plugin.c $(RB_RT) $3 $(RB_TABLE)
+$(RB)/$1/$2/plugin.so: $(foreach s,$(RB_SRC)/plugin.c $(RB_SRC)/rt.c $3,$(call rb_obj,$s,RT_COPY=$2 RT_OWN=$2 PLUGIN=$2)) $(RB_TABLE)
 	@mkdir -p $$(@D)
-	$$(Q)$$(RB_SO) -DRT_COPY=$2 -DRT_OWN=$2 -DPLUGIN=$2 -o $$@ $$(filter %.c,$$^) $$(LINK_NOW)
+	$$(Q)$$(RB_SO) -o $$@ $$(filter %.o,$$^) $$(LINK_NOW)
 $(RB)/$1/app: $(RB)/$1/$2/plugin.so
 endef
 
 # rb_runtime DIR,SUB,COPY: SUB/librt.so.1, copy COPY, SONAME librt.so.1.
 define rb_runtime
-$(RB)/$1/$2/librt.so.1: $(RB_RT) $(RB_TABLE)
+$(RB)/$1/$2/librt.so.1: $(call rb_obj,$(RB_SRC)/rt.c,RT_COPY=$3) $(RB_TABLE)
 	@mkdir -p $$(@D)
-	$$(Q)$$(RB_SO) -DRT_COPY=$3 -Wl,-soname,librt.so.1 -o $$@ $$< $$(LINK_NOW)
+	$$(Q)$$(RB_SO) -Wl,-soname,librt.so.1 -o $$@ $$< $$(LINK_NOW)
 endef
 
 # rb_hashed DIR,SUB,COPY: the same library built in SUB/stage/ and grafted
@@ -83,9 +96,9 @@ endef
 # grafted name), found through DT_RPATH $ORIGIN[/../LIBDIR]; LIBDIR is also
 # the name of the copy built there (RT_OWN: the copy the plugin ships).
 define rb_plugin
-$(RB)/$1/$2/plugin.so: $(RB_SRC)/$3 $(RB_SRC)/rt.h $(RB)/$1/$4/$(if $(filter hashed,$5),rt.name,librt.so.1)
+$(RB)/$1/$2/plugin.so: $(call rb_obj,$(RB_SRC)/$3,PLUGIN=$2 RT_OWN=$4) $(RB)/$1/$4/$(if $(filter hashed,$5),rt.name,librt.so.1)
 	@mkdir -p $$(@D)
-	$$(Q)$$(RB_SO) -DPLUGIN=$2 -DRT_OWN=$4 -o $$@ $$< -L$(RB)/$1/$4 -Wl,--no-as-needed \
+	$$(Q)$$(RB_SO) -o $$@ $$< -L$(RB)/$1/$4 -Wl,--no-as-needed \
 		-l:$(if $(filter hashed,$5),$$$$(cat $(RB)/$1/$4/rt.name),librt.so.1) \
 		-Wl,--disable-new-dtags,-rpath,'$$$$ORIGIN$(if $(filter $2,$4),,/../$4)' $6
 $(RB)/$1/app: $(RB)/$1/$2/plugin.so
