@@ -158,6 +158,18 @@ $(B)/%: override CC = $(ATOMIC_OUT) $(cc_given)
 $(B)/%: override COMPILE = $(ATOMIC_OUT) $(CCACHE) $(cc_given)
 # into_target: a recipe's stdout to $@ the same way (`cmd $(into_target)`).
 into_target = > $@.tmp && mv -f $@.tmp $@
+# compiled OBJ,SRC,FLAGS[,DEPS]: OBJ, the object of SRC compiled (-c, through
+# ccache) with FLAGS; its rule is made the first time OBJ is named, so every
+# row, layout and artifact naming the same object shares one compile. A lab
+# names OBJ by the source and what in FLAGS varies. Compiling apart from the
+# link is what lets ccache share the compile between toolchains.
+define compiled_rule
+$1: $2 $4
+	@mkdir -p $$(@D)
+	$$(Q)$$(COMPILE) $3 -c -o $$@ $$<
+endef
+compiled_objs :=
+compiled = $(if $(filter $1,$(compiled_objs)),,$(eval compiled_objs += $1)$(eval $(call compiled_rule,$1,$2,$3,$4)))$1
 
 # Every flag a row depends on is passed explicitly, so verdicts do not depend
 # on what a distribution's driver adds (Debian gcc: -pie --as-needed; Ubuntu

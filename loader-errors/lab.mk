@@ -15,6 +15,9 @@ LE_TABLE := $(LE_SRC)/rows $(LE_SRC)/lab.mk
 LE_CC  = $(CC) $(LDFLAG_FUSE) $(BASE_CFLAGS)
 LE_EXE = $(EXE_PIE_CFLAGS) $(EXE_PIE_LDFLAGS) -Wl,--no-as-needed
 LE_SO  = $(PIC_CFLAGS) -shared -Wl,--no-as-needed
+# le_obj SRC,KIND[,DEF]: SRC compiled once (the top Makefile's compiled) for
+# a shared library (KIND so: PIC) or an executable (exe: PIE), with -DDEF.
+le_obj = $(call compiled,$(LE)/objs/$(basename $(notdir $1)).$2$(if $3,.$3).o,$1,$(BASE_CFLAGS) $(if $(filter so,$2),$(PIC_CFLAGS),$(EXE_PIE_CFLAGS)) $(addprefix -D,$3),$(wildcard $(LE_SRC)/*.h) $(LE_TABLE))
 # le_runpath SUBDIR: DT_RUNPATH $ORIGIN<SUBDIR> (--enable-new-dtags: what the
 # field reports met; searched after LD_LIBRARY_PATH, for the object's own
 # direct dependencies only).
@@ -37,13 +40,13 @@ le_rows = $(foreach r,$(loader-errors.rows),$(if $(filter $1,$(loader-errors.$r.
 # which app links against; lib/ holds the release deployed next to app
 # (release 1: LIB_1.0 only; or release 2), found by app's RUNPATH $ORIGIN/lib.
 define le_vers
-$(LE)/$1/build/libv.so.1: $(LE_SRC)/vers.c $(LE_SRC)/vers-2.map $(LE_TABLE)
+$(LE)/$1/build/libv.so.1: $(call le_obj,$(LE_SRC)/vers.c,so,LIBV_2) $(LE_SRC)/vers-2.map $(LE_TABLE)
 	@mkdir -p $$(@D)
-	$$(Q)$$(LE_CC) $$(LE_SO) -DLIBV_2 -Wl,-soname,libv.so.1 -Wl,--version-script=$(LE_SRC)/vers-2.map $$(LINK_NOW) -o $$@ $$<
-$(LE)/$1/lib/libv.so.1: $(LE_SRC)/vers.c $(LE_SRC)/vers-$2.map $(LE_TABLE)
+	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libv.so.1 -Wl,--version-script=$(LE_SRC)/vers-2.map $$(LINK_NOW) -o $$@ $$<
+$(LE)/$1/lib/libv.so.1: $(call le_obj,$(LE_SRC)/vers.c,so,$(if $(filter 2,$2),LIBV_2)) $(LE_SRC)/vers-$2.map $(LE_TABLE)
 	@mkdir -p $$(@D)
-	$$(Q)$$(LE_CC) $$(LE_SO) $(if $(filter 2,$2),-DLIBV_2) -Wl,-soname,libv.so.1 -Wl,--version-script=$(LE_SRC)/vers-$2.map $$(LINK_NOW) -o $$@ $$<
-$(LE)/$1/app: $(LE_SRC)/vers_app.c $(LE_SRC)/called.h $(LE)/$1/build/libv.so.1 $(LE)/$1/lib/libv.so.1
+	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libv.so.1 -Wl,--version-script=$(LE_SRC)/vers-$2.map $$(LINK_NOW) -o $$@ $$<
+$(LE)/$1/app: $(call le_obj,$(LE_SRC)/vers_app.c,exe) $(LE)/$1/build/libv.so.1 $(LE)/$1/lib/libv.so.1
 	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/build -l:libv.so.1 $$(call le_runpath,/lib) $$(LINK_NOW)
 endef
 $(foreach r,$(call le_rows,vers-old),$(eval $(call le_vers,$r,1)))
@@ -63,7 +66,7 @@ $(foreach r,$(call le_rows,vers-new),$(eval $(call le_vers,$r,2)))
 define le_next
 $(LE)/$1/next_app.o: $(LE_SRC)/next_app.c $(LE_SRC)/called.h $(LE_TABLE)
 	@mkdir -p $$(@D)
-	$$(Q)$$(CC) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) -DNEXT_LIBC_HEADERS -c -o $$@ $$<
+	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) -DNEXT_LIBC_HEADERS -c -o $$@ $$<
 $(LE)/$1/stub/libc.so.6: $(LE)/$1/next_app.o $(LE)/host-glibc.txt $(LE_SRC)/stub-libc
 	@mkdir -p $$(@D)
 	$$(Q)$(LE_SRC)/stub-libc $(LE)/host-glibc.txt lab_strtoul_next $$(@D)/libc $$< $$(LE_CRT)
@@ -86,7 +89,7 @@ $(LE)/$1/app: $(LE)/$1/app.orig
 endef
 $(foreach r,$(call le_rows,next-patchelf),$(eval $(call le_patchelf,$r)))
 define le_host
-$(LE)/$1/app: $(LE_SRC)/next_app.c $(LE_SRC)/called.h $(LE_TABLE)
+$(LE)/$1/app: $(call le_obj,$(LE_SRC)/next_app.c,exe) $(LE_TABLE)
 	@mkdir -p $$(@D)
 	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< $$(LINK_NOW)
 endef
@@ -97,9 +100,9 @@ $(foreach r,$(call le_rows,host),$(eval $(call le_host,$r)))
 $(LE)/%/shim.map: $(LE)/host-glibc.txt $(LE_TABLE)
 	@mkdir -p $(@D)
 	$(Q)echo "$$(sed -n 's/^next=//p' $<) { global: lab_strtoul_next; local: *; };" $(into_target)
-$(LE)/%/libshim.so: $(LE_SRC)/shim.c $(LE)/%/shim.map
+$(LE)/%/libshim.so: $(call le_obj,$(LE_SRC)/shim.c,so) $(LE)/%/shim.map
 	$(Q)$(LE_CC) $(LE_SO) -Wl,-soname,libshim.so -Wl,--version-script=$(@D)/shim.map $(LINK_NOW) -o $@ $<
-$(LE)/%/libc-shim.so: $(LE_SRC)/shim.c $(LE)/%/shim.map
+$(LE)/%/libc-shim.so: $(call le_obj,$(LE_SRC)/shim.c,so) $(LE)/%/shim.map
 	$(Q)$(LE_CC) $(LE_SO) -Wl,-soname,libc.so.6 -Wl,--version-script=$(@D)/shim.map $(LINK_NOW) -o $@ $<
 
 # slash / slash-fix: libmath.so without a SONAME, so the name on app's link
@@ -107,12 +110,12 @@ $(LE)/%/libc-shim.so: $(LE_SRC)/shim.c $(LE)/%/shim.map
 # the write-up's did: slash names ./libmath.so (NEEDED ./libmath.so), slash-fix
 # says -L. -lmath (NEEDED libmath.so). Both carry RUNPATH $ORIGIN.
 define le_slash
-$(LE)/$1/libmath.so: $(LE_SRC)/math.c $(LE_TABLE)
+$(LE)/$1/libmath.so: $(call le_obj,$(LE_SRC)/math.c,so) $(LE_TABLE)
 	@mkdir -p $$(@D)
 	$$(Q)$$(LE_CC) $$(LE_SO) $$(LINK_NOW) -o $$@ $$<
 $(LE)/$1/math_app.o: $(LE_SRC)/math_app.c $(LE_SRC)/called.h $(LE_TABLE)
 	@mkdir -p $$(@D)
-	$$(Q)$$(CC) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) -c -o $$@ $$<
+	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) -c -o $$@ $$<
 $(LE)/$1/app: $(LE)/$1/math_app.o $(LE)/$1/libmath.so
 	$$(Q)cd $$(@D) && $$(CC) $$(LDFLAG_FUSE) $$(EXE_PIE_LDFLAGS) -Wl,--no-as-needed -o app math_app.o $2 $$(call le_runpath,) $$(LINK_NOW)
 endef
@@ -124,10 +127,10 @@ $(foreach r,$(call le_rows,slash-fix),$(eval $(call le_slash,$r,-L. -lmath)))
 # app links -laccel, so NEEDED is the SONAME. devname-linked adds the SONAME
 # link the way ldconfig makes it (-n: only this directory, no cache).
 define le_devname
-$(LE)/$1/lib/libaccel.so: $(LE_SRC)/accel.c $(LE_TABLE)
+$(LE)/$1/lib/libaccel.so: $(call le_obj,$(LE_SRC)/accel.c,so) $(LE_TABLE)
 	@mkdir -p $$(@D)
 	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libaccel.so.1 $$(LINK_NOW) -o $$@ $$<
-$(LE)/$1/app: $(LE_SRC)/accel_app.c $(LE_SRC)/called.h $(LE)/$1/lib/libaccel.so
+$(LE)/$1/app: $(call le_obj,$(LE_SRC)/accel_app.c,exe) $(LE)/$1/lib/libaccel.so
 	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/lib -laccel $$(call le_runpath,/lib) $$(LINK_NOW)
 endef
 $(foreach r,$(call le_rows,devname devname-linked),$(eval $(call le_devname,$r)))
@@ -140,13 +143,13 @@ $(LE)/%/lib/libaccel.so.1: $(LE)/%/lib/libaccel.so
 # RUNPATH $ORIGIN/wsl/lib. ld.so.conf names the directory for the private
 # cache (run spec ldconf:).
 define le_outside
-$(LE)/$1/wsl/lib/libaccel.so.1: $(LE_SRC)/accel.c $(LE_TABLE)
+$(LE)/$1/wsl/lib/libaccel.so.1: $(call le_obj,$(LE_SRC)/accel.c,so) $(LE_TABLE)
 	@mkdir -p $$(@D)
 	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libaccel.so.1 $$(LINK_NOW) -o $$@ $$<
 $(LE)/$1/ld.so.conf: $(LE_TABLE)
 	@mkdir -p $$(@D)
 	$$(Q)echo $$(abspath $$(@D))/wsl/lib $$(into_target)
-$(LE)/$1/app: $(LE_SRC)/accel_app.c $(LE_SRC)/called.h $(LE)/$1/wsl/lib/libaccel.so.1
+$(LE)/$1/app: $(call le_obj,$(LE_SRC)/accel_app.c,exe) $(LE)/$1/wsl/lib/libaccel.so.1
 	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/wsl/lib -l:libaccel.so.1 $2 $$(LINK_NOW)
 endef
 $(foreach r,$(call le_rows,outside),$(eval $(call le_outside,$r,)))
@@ -156,12 +159,12 @@ $(foreach r,$(call le_rows,outside-runpath),$(eval $(call le_outside,$r,$$(call 
 # lib/libinner.so. libouter.so has no RUNPATH (outer) or its own $ORIGIN
 # (outer-fix). -rpath-link lets the linker check libouter.so's imports.
 define le_outer
-$(LE)/$1/lib/libinner.so: $(LE_SRC)/inner.c $(LE_TABLE)
+$(LE)/$1/lib/libinner.so: $(call le_obj,$(LE_SRC)/inner.c,so) $(LE_TABLE)
 	@mkdir -p $$(@D)
 	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libinner.so $$(LINK_NOW) -o $$@ $$<
-$(LE)/$1/lib/libouter.so: $(LE_SRC)/outer.c $(LE)/$1/lib/libinner.so
+$(LE)/$1/lib/libouter.so: $(call le_obj,$(LE_SRC)/outer.c,so) $(LE)/$1/lib/libinner.so
 	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libouter.so -o $$@ $$< -L$$(@D) -linner $2 $$(LINK_NOW)
-$(LE)/$1/app: $(LE_SRC)/outer_app.c $(LE_SRC)/called.h $(LE)/$1/lib/libouter.so
+$(LE)/$1/app: $(call le_obj,$(LE_SRC)/outer_app.c,exe) $(LE)/$1/lib/libouter.so
 	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/lib -louter -Wl,-rpath-link,$$(@D)/lib $$(call le_runpath,/lib) $$(LINK_NOW)
 endef
 $(foreach r,$(call le_rows,outer),$(eval $(call le_outer,$r,)))
@@ -196,10 +199,10 @@ $(foreach r,$(call le_rows,dlcaller-rpath-lib-runpath),$(eval $(call le_dlcaller
 # writable) and app-now (-z now -z relro: full RELRO), both calling
 # got_target() in libgot.so through the PLT. app is app-lazy.
 define le_gotwatch
-$(LE)/$1/libgot.so: $(LE_SRC)/got_target.c $(LE_TABLE)
+$(LE)/$1/libgot.so: $(call le_obj,$(LE_SRC)/got_target.c,so) $(LE_TABLE)
 	@mkdir -p $$(@D)
 	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libgot.so -o $$@ $$<
-$(LE)/$1/app-%: $(LE_SRC)/got_watch.c $(LE_SRC)/called.h $(LE)/$1/libgot.so
+$(LE)/$1/app-%: $(call le_obj,$(LE_SRC)/got_watch.c,exe) $(LE)/$1/libgot.so
 	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D) -lgot $$(call le_runpath,) -Wl,-z,$$* -Wl,-z,relro
 $(LE)/$1/app: $(LE)/$1/app-lazy $(LE)/$1/app-now
 	$$(Q)ln -sf app-lazy $$@

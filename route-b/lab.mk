@@ -30,19 +30,11 @@ rb_layout = $(if $(filter $1,$(rb_layouts)),layouts/$1)
 RB_SO = $(CC) $(LDFLAG_FUSE) $(BASE_CFLAGS) $(PIC_CFLAGS) -fplt -shared
 RB_CC = $(COMPILE) $(BASE_CFLAGS) $(PIC_CFLAGS) -fplt
 
-# Compiles apart from links, so ccache shares them between toolchains and
-# layouts: rb_obj SRC,DEFS[,KIND] is the object of SRC compiled with -D for
-# each of DEFS (NAME=VALUE ...), PIC with -fplt (KIND pie: for the host
-# executable), in $(RB)/objs/, its rule made the first time it is named.
-define rb_obj_rule
-$1: $2 $(wildcard $(RB_SRC)/*.h) $(RB_TABLE)
-	@mkdir -p $$(@D)
-	$$(Q)$$(if $(filter pie,$3),$$(COMPILE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS),$$(RB_CC)) $(addprefix -D,$4) -c -o $$@ $$<
-endef
-rb_objs :=
+# rb_obj SRC,DEFS[,KIND]: the object of SRC compiled with -D for each of
+# DEFS (NAME=VALUE ...), PIC with -fplt (KIND pie: for the host executable),
+# one per source and defines in $(RB)/objs/ (the top Makefile's compiled).
 rb_sp := $() $()
-rb_obj = $(strip $(eval rb_o := $(RB)/objs/$(basename $(notdir $1))$(subst $(rb_sp),,$(foreach d,$2,.$(subst =,-,$d)))$(if $3,.$3).o) \
-	$(if $(filter $(rb_o),$(rb_objs)),,$(eval rb_objs += $(rb_o))$(eval $(call rb_obj_rule,$(rb_o),$1,$3,$2)))$(rb_o))
+rb_obj = $(call compiled,$(RB)/objs/$(basename $(notdir $1))$(subst $(rb_sp),,$(foreach d,$2,.$(subst =,-,$d)))$(if $3,.$3).o,$1,$(BASE_CFLAGS) $(if $(filter pie,$3),$(EXE_PIE_CFLAGS),$(PIC_CFLAGS) -fplt) $(addprefix -D,$2),$(wildcard $(RB_SRC)/*.h) $(RB_TABLE))
 RB_LAZY := -Wl,-z,lazy
 RB_RT := $(RB_SRC)/rt.c $(RB_SRC)/rt.h
 
