@@ -448,12 +448,22 @@ test: deps
 	@echo "make test: building what the tests use ($(words $(LABS)) labs, symsplit), $(JOBS) jobs at a time"
 	+$(Q)$(SCRIPTS)/heartbeat "make test: building" $(MAKE) --no-print-directory $(addprefix test-built/,$(LABS)) $(filter-out $(foreach l,$(LABS),$(call $l.prereq,$($l.rows))),$(TEST_PREREQS)) $(TEST_RUNS)
 	@echo "make test: running the tests"
-	$(Q)B=$(B_ABS) BATS_JOBS=$(JOBS) $(SCRIPTS)/run-bats $(TEST_FIRST) $(filter-out $(TEST_FIRST),$(sort $(wildcard test/*.bats)))
+	$(Q)$(run_bats)
+run_bats = B=$(B_ABS) BATS_JOBS=$(JOBS) $(SCRIPTS)/run-bats $(TEST_FIRST) $(filter-out $(TEST_FIRST),$(sort $(wildcard test/*.bats)))
 $(foreach l,$(LABS),$(eval test-built/$l: $$(call $l.prereq,$$($l.rows)) ; @echo "make test: built $l"))
 .PHONY: $(addprefix test-built/,$(LABS))
 
+# make test's phases, one make each for make bench: what the bats files use
+# built (test-build), each lab's captured run (test-runs), the bats files
+# (test-bats).
+test-build: $(TEST_PREREQS)
+test-runs: $(TEST_RUNS)
+test-bats:
+	$(Q)$(run_bats)
+.PHONY: test-build test-runs test-bats
+
 bench:
-	$(Q)$(SCRIPTS)/bench
+	$(Q)$(SCRIPTS)/bench $(B_ABS)/bench $(call shq,$(TOOLCHAINS))
 
 # Only what the suite made, and all of it: a build directory carrying the
 # marker the suite writes when it makes one (scripts/build-dir), emptied and
@@ -481,7 +491,7 @@ help:
 	@echo "  make compare BASELINE=f rerun and print only what changed (exit 1 if anything)"
 	@echo "  make diagrams [LAB=<lab>] [ROW=<id>]  each row's modules, copies and bindings as SVG in $(B)/diagrams/"
 	@echo "  make exercises [LAB=<lab>]  a prediction sheet and an answer key derived from the run, per lab, in $(B)/exercises/"
-	@echo "  make bench        time a clean build + run of the matrix, and of check-toolchains"
+	@echo "  make bench        CPU and wall seconds of make test's phases (build, runs, bats) and of check-toolchains per column, from clean"
 	@echo "  make clean        remove what the suite built in $(B)/ but its download caches; make distclean those too"
 	@echo "  every lab: ROW=<id> one row, EVIDENCE=1 the facts under each row, make evidence-<lab>"
 	@echo "             (ROW= is taken by make <lab>, evidence-<lab>, check, fixed, diagrams; any other goal refuses it)"
