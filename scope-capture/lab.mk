@@ -31,66 +31,90 @@ $(SC)/objects/provider-bundled.o: $(SCOPE_SRC)/provider.c $(SCOPE_HDR)
 $(SC)/objects/inhouse.o: $(SCOPE_SRC)/inhouse.c $(SCOPE_HDR)
 	@mkdir -p $(@D)
 	$(Q)$(COMPILE) $(SCOPE_OBJ_CFLAGS) -c $< -o $@
-# The two that a row's columns change.
-$(SC)/%/nccl_like.o: $(SCOPE_SRC)/nccl_like.c $(SCOPE_TABLE)
-	@mkdir -p $(@D)
-	$(Q)$(COMPILE) $(SCOPE_OBJ_CFLAGS) $(scope-capture.$*.nccl-cflags) -c $< -o $@
-$(SC)/%/app.o: $(SCOPE_SRC)/app.c $(SCOPE_TABLE)
-	@mkdir -p $(@D)
-	$(Q)$(COMPILE) $(BASE_CFLAGS) $(EXE_PIE_CFLAGS) $(scope-capture.$*.app-cflags) -c $< -o $@
+# Every module is linked once per distinct set of what it is made from, in
+# $(SC)/shared/<what>/, and hard-linked into each row that uses it (a row's
+# files are its own paths: $ORIGIN, LD_DEBUG and the maps name the row):
+#   copy B and the system provider   the same in every row: shared/
+#   libnccl_like.so                  one per nccl-cflags: shared/nccl<cflags>/
+#   libbundle.so (copy A)            one per bundle cell: shared/bundle-<cell>/
+#   app                              one per bundle, app-cflags, nccl-cflags
+# (8 rows, 17 links instead of 41). sc_key TEXT: TEXT as a directory name.
+sc_sp := $() $()
+sc_key = $(subst $(sc_sp),_,$(subst =,-,$(strip $1)))
+sc_nccl = $(SC)/shared/nccl$(call sc_key,$(scope-capture.$1.nccl-cflags))
+sc_bundle = $(SC)/shared/bundle-$(scope-capture.$1.bundle)
+sc_app = $(SC)/shared/app-$(scope-capture.$1.bundle)$(call sc_key,$(scope-capture.$1.app-cflags) $(scope-capture.$1.nccl-cflags))
 
-# scope_row ID: the modules every variant has. Flags in these recipes are
-# deferred ($$) so that '$ORIGIN' survives $(eval). -z now everywhere: every
-# binding is made at load time, so LD_DEBUG=bindings shows register_driver's.
-define scope_row
-$(SC)/$1/libregistryB.so.1: $(SC)/objects/registryB.o $(SCOPE_SRC)/verb.map
-	@mkdir -p $$(@D)
-	$$(Q)$$(CC) $$(LDFLAG_FUSE) -shared -Wl,-soname,libregistryB.so.1 -Wl,--version-script=$(SCOPE_SRC)/verb.map $$(LINK_NOW) -o $$@ $$<
-
+# -z now everywhere: every binding is made at load time, so LD_DEBUG=bindings
+# shows register_driver's. Flags in recipes made by $(eval) are deferred ($$)
+# so that '$ORIGIN' survives.
+$(SC)/shared/libregistryB.so.1: $(SC)/objects/registryB.o $(SCOPE_SRC)/verb.map
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAG_FUSE) -shared -Wl,-soname,libregistryB.so.1 -Wl,--version-script=$(SCOPE_SRC)/verb.map $(LINK_NOW) -o $@ $<
 # The system provider: DT_NEEDED on copy B (--no-as-needed keeps the entry
 # although nothing else would need it), found there by its own RPATH.
-$(SC)/$1/libproviderB.so: $(SC)/objects/providerB.o $(SC)/$1/libregistryB.so.1
-	$$(Q)$$(CC) $$(LDFLAG_FUSE) -shared -Wl,-soname,libproviderB.so -o $$@ $$< \
-		-L$$(@D) -Wl,--no-as-needed -l:libregistryB.so.1 $$(RPATH_ORIGIN) $$(LINK_NOW)
+$(SC)/shared/libproviderB.so: $(SC)/objects/providerB.o $(SC)/shared/libregistryB.so.1
+	$(Q)$(CC) $(LDFLAG_FUSE) -shared -Wl,-soname,libproviderB.so -o $@ $< \
+		-L$(@D) -Wl,--no-as-needed -l:libregistryB.so.1 $(RPATH_ORIGIN) $(LINK_NOW)
 
-# The NCCL-like consumer links no registry. Its RPATH matters: dlopen
-# searches the calling object's DT_RPATH for the registry and the provider.
-$(SC)/$1/libnccl_like.so: $(SC)/$1/nccl_like.o
+# sc_nccl_rules DIR,CFLAGS: the NCCL-like consumer. It links no registry. Its
+# RPATH matters: dlopen searches the calling object's DT_RPATH for the
+# registry and the provider.
+define sc_nccl_rules
+$1/nccl_like.o: $(SCOPE_SRC)/nccl_like.c $(SCOPE_TABLE)
+	@mkdir -p $$(@D)
+	$$(Q)$$(COMPILE) $$(SCOPE_OBJ_CFLAGS) $2 -c $$< -o $$@
+$1/libnccl_like.so: $1/nccl_like.o
 	$$(Q)$$(CC) $$(LDFLAG_FUSE) -shared -Wl,-soname,libnccl_like.so -o $$@ $$< -ldl $$(RPATH_ORIGIN) $$(LINK_NOW)
-
-# --no-as-needed: libbundle.so must be DT_NEEDED, which is what puts copy A
-# in the global scope from startup.
-$(SC)/$1/app: $(SC)/$1/app.o $(addprefix $(SC)/$1/,libbundle.so libnccl_like.so libregistryB.so.1 libproviderB.so)
-	$$(Q)$$(CC) $$(LDFLAG_FUSE) $$(EXE_PIE_LDFLAGS) -o $$@ $$< -L$$(@D) -Wl,--no-as-needed -lbundle -lnccl_like $$(RPATH_ORIGIN) $$(LINK_NOW)
 endef
 
-# scope_bundle_merged ID: copy A, the bundled provider and the in-house
-# consumer in one libbundle.so; the row's version script decides what of the
+# sc_bundle_merged DIR,CELL: copy A, the bundled provider and the in-house
+# consumer in one libbundle.so; the version script decides what of the
 # registry it exports (bundle-exported/omnibus/fixed.map).
-define scope_bundle_merged
-$(SC)/$1/libbundle.so: $(addprefix $(SC)/objects/,registryA.o provider-bundled.o inhouse.o) $(SCOPE_SRC)/bundle-$(scope-capture.$1.bundle).map
+define sc_bundle_merged
+$1/libbundle.so: $(addprefix $(SC)/objects/,registryA.o provider-bundled.o inhouse.o) $(SCOPE_SRC)/bundle-$2.map
 	@mkdir -p $$(@D)
-	$$(Q)$$(CC) $$(LDFLAG_FUSE) -shared -Wl,-soname,libbundle.so -Wl,--version-script=$(SCOPE_SRC)/bundle-$(scope-capture.$1.bundle).map \
+	$$(Q)$$(CC) $$(LDFLAG_FUSE) -shared -Wl,-soname,libbundle.so -Wl,--version-script=$(SCOPE_SRC)/bundle-$2.map \
 		$$(LINK_NOW) -o $$@ $$(filter %.o,$$^)
 endef
-
-# scope_bundle_soname ID: copy A on its own, under copy B's SONAME, in
-# bundled/; libbundle.so keeps the in-house consumer and the bundled
-# provider and is DT_NEEDED on it.
-define scope_bundle_soname
-$(SC)/$1/bundled/libregistryB.so.1: $(SC)/objects/registryA.o $(SCOPE_SRC)/verb.map
+# sc_bundle_soname DIR: copy A on its own, under copy B's SONAME, in bundled/;
+# libbundle.so keeps the in-house consumer and the bundled provider and is
+# DT_NEEDED on it.
+define sc_bundle_soname
+$1/bundled/libregistryB.so.1: $(SC)/objects/registryA.o $(SCOPE_SRC)/verb.map
 	@mkdir -p $$(@D)
 	$$(Q)$$(CC) $$(LDFLAG_FUSE) -shared -Wl,-soname,libregistryB.so.1 -Wl,--version-script=$(SCOPE_SRC)/verb.map $$(LINK_NOW) -o $$@ $$<
-
-$(SC)/$1/libbundle.so: $(addprefix $(SC)/objects/,provider-bundled.o inhouse.o) $(SC)/$1/bundled/libregistryB.so.1
+$1/libbundle.so: $(addprefix $(SC)/objects/,provider-bundled.o inhouse.o) $1/bundled/libregistryB.so.1
 	$$(Q)$$(CC) $$(LDFLAG_FUSE) -shared -Wl,-soname,libbundle.so -o $$@ $$(filter %.o,$$^) \
 		-L$$(@D)/bundled -Wl,--no-as-needed -l:libregistryB.so.1 $$(SCOPE_RPATH_BUNDLED) $$(LINK_NOW)
 endef
 
-# Every row gets scope_row; copy A is built by scope_bundle_soname for
-# bundle=soname rows and by scope_bundle_merged for every other row.
-$(foreach r,$(scope-capture.rows),$(eval $(call scope_row,$r)))
-$(foreach r,$(scope-capture.rows),$(if $(filter soname,$(scope-capture.$r.bundle)),$(eval $(call scope_bundle_soname,$r)),$(eval $(call scope_bundle_merged,$r))))
+# sc_app_rules ID: the app of row ID's kind. --no-as-needed: libbundle.so
+# must be DT_NEEDED, which is what puts copy A in the global scope from
+# startup.
+define sc_app_rules
+$(call sc_app,$1)/app.o: $(SCOPE_SRC)/app.c $(SCOPE_TABLE)
+	@mkdir -p $$(@D)
+	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) $(scope-capture.$1.app-cflags) -c $$< -o $$@
+$(call sc_app,$1)/app: $(call sc_app,$1)/app.o $(call sc_bundle,$1)/libbundle.so $(call sc_nccl,$1)/libnccl_like.so
+	$$(Q)$$(CC) $$(LDFLAG_FUSE) $$(EXE_PIE_LDFLAGS) -o $$@ $$< -L$(call sc_bundle,$1) -L$(call sc_nccl,$1) -Wl,--no-as-needed -lbundle -lnccl_like $$(RPATH_ORIGIN) $$(LINK_NOW)
+endef
+
+# sc_row ID: the row's directory, its files hard-linked from shared/ (app
+# last: it is the row's time stamp).
+sc_files = libregistryB.so.1 libproviderB.so libnccl_like.so libbundle.so $(if $(filter soname,$(scope-capture.$1.bundle)),bundled/libregistryB.so.1) app
+sc_from = $(if $(filter libregistryB.so.1 libproviderB.so,$2),$(SC)/shared,$(if $(filter libnccl_like.so,$2),$(call sc_nccl,$1),$(if $(filter app,$2),$(call sc_app,$1),$(call sc_bundle,$1))))/$2
+define sc_row
+$(SC)/$1/app: $(foreach f,$(call sc_files,$1),$(call sc_from,$1,$f))
+	$$(Q)mkdir -p $$(@D)/bundled && $(foreach f,$(call sc_files,$1),ln -f $(call sc_from,$1,$f) $$(@D)/$f &&) { rmdir $$(@D)/bundled 2>/dev/null || true; }
+endef
+
+# Each distinct rule once: the keys of every row, deduplicated.
+$(foreach d,$(sort $(foreach r,$(scope-capture.rows),$(call sc_nccl,$r)=$(call sc_key,$(scope-capture.$r.nccl-cflags)))),$(eval $(call sc_nccl_rules,$(firstword $(subst =, ,$d)),$(scope-capture.$(firstword $(foreach r,$(scope-capture.rows),$(if $(filter $(firstword $(subst =, ,$d)),$(call sc_nccl,$r)),$r))).nccl-cflags))))
+$(foreach b,$(sort $(foreach r,$(scope-capture.rows),$(scope-capture.$r.bundle))),$(if $(filter soname,$b),$(eval $(call sc_bundle_soname,$(SC)/shared/bundle-$b)),$(eval $(call sc_bundle_merged,$(SC)/shared/bundle-$b,$b))))
+sc_app_first = $(firstword $(foreach r,$(scope-capture.rows),$(if $(filter $1,$(call sc_app,$r)),$r)))
+$(foreach a,$(sort $(foreach r,$(scope-capture.rows),$(call sc_app,$r))),$(eval $(call sc_app_rules,$(call sc_app_first,$a))))
+$(foreach r,$(scope-capture.rows),$(eval $(call sc_row,$r)))
 
 # preload=<file>: that file of the row's directory in LD_PRELOAD (absolute:
 # the loader takes LD_PRELOAD paths as given); every other row runs without.
