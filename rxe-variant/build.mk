@@ -23,9 +23,13 @@ $(RXE_B)/sysfs/.done: $(RXE_SRC)/make-sysfs.sh
 	$(Q)sh $< $(@D) && touch $@
 
 # The NCCL-like consumer needs nothing but libdl: it finds copy B at run time.
-$(RXE_B)/%/libnccl-like.so: $(call rxe_obj,$(RXE_SRC)/nccl_like.c,pic,$(RXE_PIC)) $(call rxe_obj,$(RXE_SRC)/exercise.c,pic,$(RXE_PIC)) $(RXE_SRC)/rows
+# The same in every row: linked once, hard-linked into each row.
+$(RXE_B)/shared/libnccl-like.so: $(call rxe_obj,$(RXE_SRC)/nccl_like.c,pic,$(RXE_PIC)) $(call rxe_obj,$(RXE_SRC)/exercise.c,pic,$(RXE_PIC)) $(RXE_SRC)/rows
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(BASE_CFLAGS) -shared $(LDFLAG_FUSE) -o $@ $(filter %.o,$^) -ldl $(LINK_NOW)
+$(RXE_B)/%/libnccl-like.so: $(RXE_B)/shared/libnccl-like.so
+	@mkdir -p $(@D)
+	$(Q)ln -f $< $@
 
 # Copy A for capture: the system library under another SONAME. Same code, same
 # version nodes (IBVERBS_1.1, IBVERBS_PRIVATE_N), a name of its own, as a
