@@ -104,6 +104,25 @@ $1.evidence-vx = if [ -e $(B)/$1/$$1/app ]; then \
 	$(SCRIPTS)/evidence $$(if $$($1.$$1.preload),--preload $(B_ABS)/$1/$$1/$$($1.$$1.preload)) vx_ $(B)/$1/$$1/app $(B)/$1/$$1/libverbs_shared.so $(B)/$1/$$1/libcollective.so; \
 	else echo "  | app: not linked (the linker's record is above the verdict)"; fi
 endef
+# Rows whose .so is made from the same cells share one link: each row's
+# libverbs_shared.so (and libcollective.so, linked against it) is a hard link
+# to the first row's with the same cells, when that is another row (matrix:
+# 16 rows, 10 distinct .so, 11 distinct collectives). The key: every cell the
+# recipes above read for it.
+verbs_so_key   = $(subst $(sp1),|,$(strip $(foreach k,vis table so-cflags ctor so-map so-ldflags,$k=$($1.$2.$k))))
+verbs_coll_key = $(call verbs_so_key,$1,$2)|needed=$($1.$2.needed)
+sp1 := $() $()
+# verbs_first LAB,KEYFN,ROW: the first row of LAB whose KEYFN key is ROW's.
+verbs_first = $(firstword $(foreach r,$($1.rows),$(if $(filter $(call $2,$1,$3),$(call $2,$1,$r)),$r)))
+define verbs_shared_link
+$(B)/$1/$2/$3: $(B)/$1/$4/$3
+	@mkdir -p $$(@D)
+	$$(Q)ln -f $$< $$@
+endef
+verbs_share = $(foreach r,$($1.rows),\
+	$(if $(filter-out $r,$(call verbs_first,$1,verbs_so_key,$r)),$(eval $(call verbs_shared_link,$1,$r,libverbs_shared.so,$(call verbs_first,$1,verbs_so_key,$r)))) \
+	$(if $(filter-out $r,$(call verbs_first,$1,verbs_coll_key,$r)),$(eval $(call verbs_shared_link,$1,$r,libcollective.so,$(call verbs_first,$1,verbs_coll_key,$r)))))
+
 # Files a row's set cell names (so-map=, the objects of ctor=exe, host=,
 # exe=static-only, the map of rename=) are prerequisites of that row.
 verbs_row_files = $(foreach r,$($1.rows),$(eval $(B)/$1/$r/libverbs_shared.so: $($1.$r.so-map)) \
@@ -115,6 +134,7 @@ verbs_row_files = $(foreach r,$($1.rows),$(eval $(B)/$1/$r/libverbs_shared.so: $
 $(call read_table,matrix,matrix/rows)
 $(eval $(call verbs_scenario,matrix,matrix/rows))
 $(call verbs_row_files,matrix)
+$(call verbs_share,matrix)
 
 matrix.run = $(call matrix.run-app,$1)
 matrix.evidence = $(call matrix.evidence-vx,$1)
