@@ -68,11 +68,37 @@ $(RB)/$1/$2/plugin.so: $(foreach s,$(RB_SRC)/plugin.c $(RB_SRC)/rt.c $3,$(call r
 $(RB)/$1/app: $(RB)/$1/$2/plugin.so
 endef
 
-# rb_runtime DIR,SUB,COPY: SUB/librt.so.1, copy COPY, SONAME librt.so.1.
-define rb_runtime
-$(RB)/$1/$2/librt.so.1: $(call rb_obj,$(RB_SRC)/rt.c,RT_COPY=$3) $(RB_TABLE)
+# rb_runtime DIR,SUB,COPY: SUB/librt.so.1, copy COPY, SONAME librt.so.1: a
+# hard link to the one link of that copy, $(RB)/runtimes/COPY/librt.so.1
+# (rb_rt: its rule made the first time a layout ships the copy; the soname,
+# hashed and torch layouts ship the same copies).
+define rb_rt_rule
+$(RB)/runtimes/$1/librt.so.1: $(call rb_obj,$(RB_SRC)/rt.c,RT_COPY=$1) $(RB_TABLE)
 	@mkdir -p $$(@D)
 	$$(Q)$$(RB_SO) -Wl,-soname,librt.so.1 -o $$@ $$< $$(LINK_NOW)
+endef
+rb_rts :=
+rb_rt = $(if $(filter $1,$(rb_rts)),,$(eval rb_rts += $1)$(eval $(call rb_rt_rule,$1)))$(RB)/runtimes/$1/librt.so.1
+define rb_runtime
+$(RB)/$1/$2/librt.so.1: $(call rb_rt,$3)
+	@mkdir -p $$(@D)
+	$$(Q)ln -f $$< $$@
+endef
+# rb_same DIR,MOD,FROM: layout DIR's MOD is layout FROM's, hard-linked: its
+# plugin.so, or (rb_same_graft) its grafted runtime, the name file and the
+# stage it was grafted from. torch-lazy differs from torch only in B's plugin.
+define rb_same
+$(RB)/$1/$2/plugin.so: $(RB)/$3/$2/plugin.so
+	@mkdir -p $$(@D)
+	$$(Q)ln -f $$< $$@
+$(RB)/$1/app: $(RB)/$1/$2/plugin.so
+endef
+define rb_same_graft
+$(RB)/$1/$2/rt.name: $(RB)/$3/$2/rt.name
+	@mkdir -p $$(@D)/stage
+	$$(Q)rm -f $$(@D)/librt-*.so.1 && ln -f $(RB)/$3/$2/stage/librt.so.1 $$(@D)/stage/ && \
+		ln -f $(RB)/$3/$2/$$$$(cat $$<) $$(@D)/ && ln -f $$< $$@
+$(RB)/$1/app: $(RB)/$1/$2/rt.name
 endef
 
 # rb_hashed DIR,SUB,COPY: the same library built in SUB/stage/ and grafted
@@ -123,11 +149,19 @@ $(foreach d,$(call rb_layout,soname),$(foreach m,A B,$(eval $(call rb_runtime,$d
 # torch: T is libtorch_global_deps.so, A the extension beside it (both on
 # T's copy, as torch/_C.so and libtorch_cpu.so use torch/lib's libgomp);
 # B (faiss) and C (scikit-learn) each ship their own grafted copy.
-$(foreach d,$(call rb_layout,torch) $(call rb_layout,torch-lazy),$(foreach m,T B C,$(eval $(call rb_hashed,$d,$m,$m))) \
+$(foreach d,$(call rb_layout,torch),$(foreach m,T B C,$(eval $(call rb_hashed,$d,$m,$m))) \
 	$(eval $(call rb_plugin,$d,T,deps.c,T,hashed,$(LINK_NOW))) \
 	$(eval $(call rb_plugin,$d,A,plugin.c,T,hashed,$(LINK_NOW))) \
-	$(eval $(call rb_plugin,$d,B,plugin.c,B,hashed,$(if $(filter layouts/torch-lazy,$d),$(RB_LAZY),$(LINK_NOW)))) \
+	$(eval $(call rb_plugin,$d,B,plugin.c,B,hashed,$(LINK_NOW))) \
 	$(eval $(call rb_plugin,$d,C,plugin.c,C,hashed,$(LINK_NOW))))
+# torch-lazy: torch's files (whether or not a row uses torch), B linked -z lazy.
+$(foreach d,$(call rb_layout,torch-lazy),$(if $(call rb_layout,torch),,$(foreach m,T B C,$(eval $(call rb_hashed,layouts/torch,$m,$m))) \
+		$(eval $(call rb_plugin,layouts/torch,T,deps.c,T,hashed,$(LINK_NOW))) \
+		$(eval $(call rb_plugin,layouts/torch,A,plugin.c,T,hashed,$(LINK_NOW))) \
+		$(eval $(call rb_plugin,layouts/torch,C,plugin.c,C,hashed,$(LINK_NOW)))) \
+	$(foreach m,T B C,$(eval $(call rb_same_graft,$d,$m,layouts/torch))) \
+	$(foreach m,T A C,$(eval $(call rb_same,$d,$m,layouts/torch))) \
+	$(eval $(call rb_plugin,$d,B,plugin.c,B,hashed,$(RB_LAZY))))
 $(foreach d,$(call rb_layout,canonical),$(eval $(call rb_runtime,$d,lib,lib)) \
 	$(eval $(call rb_plugin,$d,T,deps.c,lib,soname,$(LINK_NOW))) \
 	$(foreach m,A B C,$(eval $(call rb_plugin,$d,$m,plugin.c,lib,soname,$(LINK_NOW)))))
