@@ -75,8 +75,18 @@ $(LE)/$1/stub/libc.so.6: $(LE)/$1/next_app.o $(LE)/host-glibc.txt $(LE_SRC)/stub
 $(LE)/$1/$2: $(LE)/$1/next_app.o $(LE)/$1/stub/libc.so.6
 	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/stub -Wl,--allow-shlib-undefined $$(LINK_NOW)
 endef
-$(foreach r,$(call le_rows,next),$(eval $(call le_next,$r,app)))
-$(foreach r,$(call le_rows,next-patched next-patched-hash next-patchelf),$(eval $(call le_next,$r,app.orig)))
+# The program and its stub libc are the same in every next row and every
+# patched one: made once, in the first next row, and hard-linked into the
+# others (as app.orig in the patched rows), the stub's libc.so link made anew.
+le_next_first := $(firstword $(call le_rows,next))
+define le_next_same
+$(LE)/$1/$2: $(LE)/$(le_next_first)/app
+	@mkdir -p $$(@D)/stub
+	$$(Q)ln -f $(LE)/$(le_next_first)/stub/libc.so.6 $$(@D)/stub/ && ln -sf libc.so.6 $$(@D)/stub/libc.so && ln -f $$< $$@
+endef
+$(if $(le_next_first),$(eval $(call le_next,$(le_next_first),app)))
+$(foreach r,$(filter-out $(le_next_first),$(call le_rows,next)),$(eval $(call le_next_same,$r,app)))
+$(foreach r,$(call le_rows,next-patched next-patched-hash next-patchelf),$(eval $(if $(le_next_first),$(call le_next_same,$r,app.orig),$(call le_next,$r,app.orig))))
 define le_sed_version
 $(LE)/$1/app: $(LE)/$1/app.orig $(LE)/host-glibc.txt $(LE_SRC)/sed-version
 	$$(Q)$(LE_SRC)/sed-version $2 $(LE)/host-glibc.txt $$< $$@
@@ -146,13 +156,26 @@ define le_outside
 $(LE)/$1/wsl/lib/libaccel.so.1: $(call le_obj,$(LE_SRC)/accel.c,so) $(LE_TABLE)
 	@mkdir -p $$(@D)
 	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libaccel.so.1 $$(LINK_NOW) -o $$@ $$<
-$(LE)/$1/ld.so.conf: $(LE_TABLE)
-	@mkdir -p $$(@D)
-	$$(Q)echo $$(abspath $$(@D))/wsl/lib $$(into_target)
 $(LE)/$1/app: $(call le_obj,$(LE_SRC)/accel_app.c,exe) $(LE)/$1/wsl/lib/libaccel.so.1
 	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/wsl/lib -l:libaccel.so.1 $2 $$(LINK_NOW)
 endef
-$(foreach r,$(call le_rows,outside),$(eval $(call le_outside,$r,)))
+# ld.so.conf names the row's own directory.
+define le_ldconf
+$(LE)/$1/ld.so.conf: $(LE_TABLE)
+	@mkdir -p $$(@D)
+	$$(Q)echo $$(abspath $$(@D))/wsl/lib $$(into_target)
+endef
+# The outside rows differ only in how they run: their files are the first
+# one's, hard-linked.
+le_outside_first := $(firstword $(call le_rows,outside))
+define le_outside_same
+$(LE)/$1/app: $(LE)/$(le_outside_first)/app
+	@mkdir -p $$(@D)/wsl/lib
+	$$(Q)ln -f $(LE)/$(le_outside_first)/wsl/lib/libaccel.so.1 $$(@D)/wsl/lib/ && ln -f $$< $$@
+endef
+$(foreach r,$(call le_rows,outside outside-runpath),$(eval $(call le_ldconf,$r)))
+$(if $(le_outside_first),$(eval $(call le_outside,$(le_outside_first),)))
+$(foreach r,$(filter-out $(le_outside_first),$(call le_rows,outside)),$(eval $(call le_outside_same,$r)))
 $(foreach r,$(call le_rows,outside-runpath),$(eval $(call le_outside,$r,$$(call le_runpath,/wsl/lib))))
 
 # outer / outer-fix: app (RUNPATH $ORIGIN/lib) -> lib/libouter.so ->
