@@ -120,9 +120,11 @@ $(foreach r,$(scope-capture.rows),$(eval $(call sc_row,$r)))
 # the loader takes LD_PRELOAD paths as given); every other row runs without.
 scope_preload = $(if $(scope-capture.$1.preload),$(B_ABS)/scope-capture/$1/$(scope-capture.$1.preload))
 scope-capture.run = $(SCRIPTS)/row-env $(if $(call scope_preload,$1),LD_PRELOAD=$(call scope_preload,$1)) $(B)/scope-capture/$1/app
-scope-capture.evidence = $(SCRIPTS)/evidence $(if $(call scope_preload,$1),--preload $(call scope_preload,$1)) register_driver $(B)/scope-capture/$1/app \
+# One run of the app for all its evidence: scripts/evidence keeps the
+# loader's whole record (--trace), loader-facts reads the rest from it.
+scope-capture.evidence = $(SCRIPTS)/evidence $(if $(call scope_preload,$1),--preload $(call scope_preload,$1)) --trace $(B)/scope-capture/$1/loader.trace register_driver $(B)/scope-capture/$1/app \
 	$(addprefix $(B)/scope-capture/$1/,libbundle.so $(if $(filter soname,$(scope-capture.$1.bundle)),bundled/libregistryB.so.1) libproviderB.so); \
-	$(SCOPE_SRC)/loader-facts $(B)/scope-capture/$1 $(scope-capture.$1.preload)
+	$(SCOPE_SRC)/loader-facts --trace $(B)/scope-capture/$1/loader.trace $(B)/scope-capture/$1 $(scope-capture.$1.preload)
 
 # make scope-capture [ROW=<id>] [EVIDENCE=1], make evidence-scope-capture
 $(eval $(call lab_entry,scope-capture,VARIANT,$(B)/scope-capture/%/app))
