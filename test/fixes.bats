@@ -1,16 +1,17 @@
 #!/usr/bin/env bats
 # fixes/: each test states one fact about one rung of the ladder, read from
 # the run-time output, the derived facts or the binaries themselves.
+LAB=fixes
 load helpers
 
 setup_file() {
 	load helpers
-	lab_outputs fixes fixes
+	lab_setup_file
 }
 
-F() { out_file fixes; }
-E() { out_file fixes-evidence; }
-dir() { echo "$BUILD/fixes/$1"; }
+F() { run_out; }
+E() { evidence_out; }
+dir() { rowdir "$1"; }
 
 # one_row_table ROW SED: fixes/rows reduced to its header, its defaults and
 # one row, edited by SED.

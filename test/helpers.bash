@@ -35,8 +35,18 @@ lab_output() {
 }
 out_file() { echo "$BATS_FILE_TMPDIR/$1.out"; }
 # lab_outputs NAME TARGET: the lab's plain run (NAME) and its run with the
-# evidence under each row (NAME-evidence).
+# evidence under each row (NAME-evidence): make shows both from the one run
+# it keeps per build directory ($(B)/runs/<lab>.out).
 lab_outputs() { lab_output "$1" "$2"; lab_output "$1-evidence" "$2" EVIDENCE=1; }
+
+# The setup every lab's bats file shares: the file sets LAB=<lab> before
+# `load helpers` and calls lab_setup_file from its setup_file; run_out and
+# evidence_out are then the lab's run and its run with the evidence, and
+# rowdir ROW the row's build directory.
+lab_setup_file() { lab_outputs "${LAB:?set LAB=<lab> before load helpers}" "$LAB"; }
+run_out() { out_file "$LAB"; }
+evidence_out() { out_file "$LAB-evidence"; }
+rowdir() { echo "$BUILD/${LAB:?}/$1"; }
 
 # row FILE ID: the lines of one row, header included.
 row() { awk -v id="$2" '/^== / { on = ($2 == id ":") } on' "$1"; }

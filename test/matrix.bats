@@ -1,16 +1,16 @@
 #!/usr/bin/env bats
 # matrix/: each test states one fact about one row, read from the run-time
 # output or from the binaries themselves.
+LAB=matrix
 load helpers
 
 setup_file() {
 	load helpers
-	lab_outputs matrix matrix
+	lab_setup_file
 }
 
-M() { out_file matrix; }
-E() { out_file matrix-evidence; }
-rowdir() { echo "$BUILD/matrix/$1"; }
+M() { run_out; }
+E() { evidence_out; }
 
 @test "golden: normalised make matrix equals expected/matrix.txt" {
 	run golden_diff "$(M)" "$TOP/expected/matrix.txt"

@@ -2,16 +2,16 @@
 # route-b/: each test states one fact, read from the run-time output, the
 # loader's own account (the evidence: LD_DEBUG, maps) or the binaries.
 # Rows and expectations come from route-b/rows; verdicts from scripts/verdict.
+LAB=route-b
 load helpers
 
 setup_file() {
 	load helpers
-	lab_outputs rb route-b
+	lab_setup_file
 }
 
-R() { out_file rb; }
-E() { out_file rb-evidence; }
-rowdir() { echo "$BUILD/route-b/$1"; }
+R() { run_out; }
+E() { evidence_out; }
 # ev ROW: the row's evidence lines, without the "  | " prefix.
 ev() { evidence_lines "$(E)" "$1"; }
 # ids / cell ROW COLUMN: the table, through helpers' cached reader.

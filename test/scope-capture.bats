@@ -2,16 +2,16 @@
 # scope-capture/: each test states one fact about one variant, read from the
 # run-time output, from the loader's own account (LD_DEBUG) or from the
 # binaries. Verdicts come from scripts/verdict only (through `fact`).
+LAB=scope-capture
 load helpers
 
 setup_file() {
 	load helpers
-	lab_outputs scope scope-capture
+	lab_setup_file
 }
 
-S() { out_file scope; }
-E() { out_file scope-evidence; }
-rowdir() { echo "$BUILD/scope-capture/$1"; }
+S() { run_out; }
+E() { evidence_out; }
 
 # bindings ROW: the loader's register_driver binding lines for one variant.
 bindings() {
