@@ -64,6 +64,12 @@ count() { row "$1" "$2" | sed -nE "s/^ *$3(:| sees)( discovered)? ([0-9]+) devic
 # fact FILE ID KEY: a field of `scripts/verdict --facts` for one row.
 fact() { "$TOP/scripts/verdict" --facts < "$1" | awk -v id="$2" -v k="$3=" '$1 == id { for (i = 2; i <= NF; i++) if (index($i, k) == 1) print substr($i, length(k) + 1) }'; }
 
+# elf_facts FILE...: what the loader reads from FILEs, through the suite's one
+# reader (scripts/dynamic, relocations included), without the file column,
+# blank-separated: "dyn NEEDED libc.so.6", "sym NAME VER TYPE BIND VIS NDX
+# SIZE", "rel COPY vx_table" (a relocation type without its R_<arch>_ prefix).
+elf_facts() { "$TOP/scripts/dynamic" --relocs "$@" | cut -f2- | tr '\t' ' '; }
+
 # golden_diff FILE GOLDEN: normalised output against a golden; prints the
 # diff and fails on any difference.
 golden_diff() {
