@@ -198,6 +198,21 @@ victims() { derived "$1" consumers | tr ',' '\n' | sed 's/:.*//' | grep . || tru
 	assert_line 'warning: 1 reference(s) captured across archives; the linker reported none'
 }
 
+@test "archive-clash --log: the row's link record answers, the same facts, with no second link" {
+	d=$(dir collision)
+	line=(-o "$BATS_TEST_TMPDIR/x" "$d/app.o" -L"$d" -lcollective_a -lverbs_vendor -lcollective_b -lverbs_bundled)
+	run clash gcc "${line[@]}"
+	want=$output
+	# a driver that fails: a second link would say the link failed
+	printf '#!/bin/sh\nexit 1\n' > "$BATS_TEST_TMPDIR/nolink"; chmod +x "$BATS_TEST_TMPDIR/nolink"
+	run clash --log "$d/link.log" 'vx_open_device bundled_vx_open_device vx_abi_vendor vx_abi_bundled' "$BATS_TEST_TMPDIR/nolink" "${line[@]}"
+	assert_failure 1
+	assert_equal "$output" "$want"
+	# a record that did not trace the name: linked again (and here it fails)
+	run clash --log "$d/link.log" 'vx_abi_vendor' "$BATS_TEST_TMPDIR/nolink" "${line[@]}"
+	assert_line --partial 'vx_open_device: unknown=the link failed for another reason (exit 1)'
+}
+
 @test "archive-clash: bad input is one line and exit 2" {
 	run clash gcc
 	assert_failure 2
