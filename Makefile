@@ -229,16 +229,18 @@ run_rows = { $(foreach r,$2,printf '%s\n' $(call shq,== $4$r: $($1.$r.what)); \
 refuse = $(if $(filter-out $3,$2),$(error unknown $1 '$(firstword $(filter-out $3,$2))' (known: $3)))
 
 # lab_capture LAB: a lab run by run_rows is run once per build directory
-# (one per toolchain), every row with its evidence, into $(B)/runs/LAB.out;
-# make LAB (every row) shows that run, without the evidence lines unless
-# EVIDENCE is set, and so do the tests (test/helpers.bash) and the toolchain
-# check's column of this build directory. It is run again when a row's
-# files, the lab's sources or a shared script change. One row (ROW=) is a
-# run of its own. (scripts/verdict prints a row's evidence lines after its
-# verdict, so the run without them is the run made without evidence.)
+# (one per toolchain), every row with its evidence, into $(B)/runs/LAB.out,
+# when its evidence is asked for (EVIDENCE=1, make evidence[-LAB], make
+# test's test-runs, a toolchain column); make LAB (every row) then shows that
+# run, without the evidence lines unless EVIDENCE is set, and so do the tests
+# (test/helpers.bash) and the toolchain check's column of this build
+# directory. It is run again when a row's files, the lab's sources or a
+# shared script change. Without it, make LAB is a plain run, as is one row
+# (ROW=). (scripts/verdict prints a row's evidence lines after its verdict,
+# so the run without them is the run made without evidence.)
 define lab_capture
 $1.capture := $(B)/runs/$1.out
-$1.whole = $$(if $$(subst $$(strip $$($1.rows)),,$$(strip $$($1.selected))),,1)
+$1.whole = $$(if $$(subst $$(strip $$($1.rows)),,$$(strip $$($1.selected))),,$$(if $$(EVIDENCE)$$(filter evidence evidence-$1,$$(MAKECMDGOALS))$$(wildcard $$($1.capture)),1))
 $(B)/runs/$1.out: $$(call $1.prereq,$$($1.rows)) $$(wildcard $(SCRIPTS)/* $$(dir $$($1.table))*)
 	@mkdir -p $$(@D)
 	$$(Q)$$(call run_rows,$1,$$($1.rows),1) > $$@.tmp && mv -f $$@.tmp $$@ || { rm -f $$@.tmp; exit 1; }
