@@ -53,7 +53,6 @@ AO_ARCHIVES := collective_a collective_b verbs_vendor verbs_bundled
 # -------------------------------------------------------------------------
 
 ao_archives = $(if $(filter vendored,$(archive-order.$1.layout)),collective_a collective_b,$(AO_ARCHIVES))
-ao_stack_cflags = $(ao_stack.$(archive-order.$1.stack)) $(ao_stack.$(archive-order.$1.stack).$2)
 # The executable: PIE, passed explicitly; no shared library but libc, so no
 # --as-needed question; -z now like every link of the suite.
 ao_link = $(CC) $(LDFLAG_FUSE) $(BASE_CFLAGS) $(EXE_PIE_CFLAGS) $(EXE_PIE_LDFLAGS) -o $(AO)/$1/app $(AO)/$1/app.o \
@@ -66,34 +65,42 @@ ao_record = $(foreach s,$(AO_TRACE),-Wl,--trace-symbol=$s) -Wl,-Map=$(AO)/$1/lin
 NM      ?= nm
 OBJCOPY ?= objcopy
 
-# Every object of a row, compiled with the row's flags.
-$(AO)/%/app.o: $(AO_SRC)/app.c $(AO_TABLE_DEPS)
+# The objects depend on a row through its stack cell alone: each is made
+# once per stack (default, hidden) in $(AO)/objs/<stack>/, under the name
+# the archives show for the member (nm, the linker's trace); app.o once.
+$(AO)/objs/app.o: $(AO_SRC)/app.c $(AO_TABLE_DEPS)
 	@mkdir -p $(@D)
 	$(Q)$(COMPILE) $(BASE_CFLAGS) $(EXE_PIE_CFLAGS) -c $< -o $@
+# app.o in the row's directory (a hard link): the link's record and its
+# picture name the row's own files.
+$(AO)/%/app.o: $(AO)/objs/app.o
+	@mkdir -p $(@D)
+	$(Q)ln -f $< $@
 define ao_stack_rules
-$(AO)/%/$1_open.o: $(AO_SRC)/stack_open.c $(AO_HDR) $(AO_TABLE_DEPS)
+$(AO)/objs/%/$1_open.o: $(AO_SRC)/stack_open.c $(AO_HDR) $(AO_TABLE_DEPS)
 	@mkdir -p $$(@D)
-	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) $$(call ao_stack_cflags,$$*,$1) -DVX_STACK=$1 -c $$< -o $$@
-$(AO)/%/$1_abi.o: $(AO_SRC)/stack_abi.c $(AO_HDR) $(AO_TABLE_DEPS)
+	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) $$(ao_stack.$$*) $$(ao_stack.$$*.$1) -DVX_STACK=$1 -c $$< -o $$@
+$(AO)/objs/%/$1_abi.o: $(AO_SRC)/stack_abi.c $(AO_HDR) $(AO_TABLE_DEPS)
 	@mkdir -p $$(@D)
-	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) $$(call ao_stack_cflags,$$*,$1) -DVX_STACK=$1 -c $$< -o $$@
+	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) $$(ao_stack.$$*) $$(ao_stack.$$*.$1) -DVX_STACK=$1 -c $$< -o $$@
 # layout one: the stack's two objects merged into one member.
-$(AO)/%/$1_stack.o: $(AO)/%/$1_open.o $(AO)/%/$1_abi.o
+$(AO)/objs/%/$1_stack.o: $(AO)/objs/%/$1_open.o $(AO)/objs/%/$1_abi.o
 	$$(Q)$$(CC) $$(LDFLAG_FUSE) -r -nostdlib -o $$@ $$^
 endef
 $(foreach s,vendor bundled,$(eval $(call ao_stack_rules,$s)))
 define ao_collective_rules
-$(AO)/%/$1.o: $(AO_SRC)/collective.c $(AO_HDR) $(AO_TABLE_DEPS)
+$(AO)/objs/%/$1.o: $(AO_SRC)/collective.c $(AO_HDR) $(AO_TABLE_DEPS)
 	@mkdir -p $$(@D)
 	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) -DVX_WHO=$1 -DVX_STACK=$(ao_stack_of.$1) -c $$< -o $$@
 # layout vendored: the collective and its whole stack in one member.
-$(AO)/%/$1_vendored.o: $(AO)/%/$1.o $(AO)/%/$(ao_stack_of.$1)_open.o $(AO)/%/$(ao_stack_of.$1)_abi.o
+$(AO)/objs/%/$1_vendored.o: $(AO)/objs/%/$1.o $(AO)/objs/%/$(ao_stack_of.$1)_open.o $(AO)/objs/%/$(ao_stack_of.$1)_abi.o
 	$$(Q)$$(CC) $$(LDFLAG_FUSE) -r -nostdlib -o $$@ $$^
 endef
 $(foreach c,collective_a collective_b,$(eval $(call ao_collective_rules,$c)))
 # The archive from the layout's members, then the row's objcopy if it names it.
 define ao_archive_rule
 $(AO)/%/lib$1.a: $(AO_TABLE_DEPS)
+	@mkdir -p $$(@D)
 	$$(Q)rm -f $$@ && $$(AR) rcs $$@ $$(filter %.o,$$^)$$(if $$(filter $1,$$(ao_objcopy_on.$$(archive-order.$$*.objcopy))), \
 		&& $$(OBJCOPY) $$(ao_objcopy_do.$$(archive-order.$$*.objcopy)) $$@)
 endef
@@ -109,7 +116,7 @@ ao_check_row = $(call ao_check,$1,$(archive-order.$1.layout),split one vendored,
 
 # Per row: each archive's members, and the link's inputs.
 define ao_row
-$(foreach a,$(call ao_archives,$1),$(AO)/$1/lib$a.a: $(addprefix $(AO)/$1/,$(call ao_members.$(archive-order.$1.layout),$1,$a))
+$(foreach a,$(call ao_archives,$1),$(AO)/$1/lib$a.a: $(addprefix $(AO)/objs/$(archive-order.$1.stack)/,$(call ao_members.$(archive-order.$1.layout),$1,$a))
 )
 $(AO)/$1/link.log: $(AO)/$1/app.o $(foreach a,$(call ao_archives,$1),$(AO)/$1/lib$a.a)
 endef
