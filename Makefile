@@ -236,11 +236,12 @@ refuse = $(if $(filter-out $3,$2),$(error unknown $1 '$(firstword $(filter-out $
 # (test/helpers.bash) and the toolchain check's column of this build
 # directory. It is run again when a row's files, the lab's sources or a
 # shared script change. Without it, make LAB is a plain run, as is one row
-# (ROW=). (scripts/verdict prints a row's evidence lines after its verdict,
+# (ROW=) and a run under a RUN= of the caller's (the capture ran under the
+# toolchain's own). (scripts/verdict prints a row's evidence lines after its verdict,
 # so the run without them is the run made without evidence.)
 define lab_capture
 $1.capture := $(B)/runs/$1.out
-$1.whole = $$(if $$(subst $$(strip $$($1.rows)),,$$(strip $$($1.selected))),,$$(if $$(EVIDENCE)$$(filter evidence evidence-$1,$$(MAKECMDGOALS))$$(wildcard $$($1.capture)),1))
+$1.whole = $$(if $$(subst $$(strip $$($1.rows)),,$$(strip $$($1.selected)))$$(filter command line environment,$$(origin RUN)),,$$(if $$(EVIDENCE)$$(filter evidence evidence-$1,$$(MAKECMDGOALS))$$(wildcard $$($1.capture)),1))
 $(B)/runs/$1.out: $$(call $1.prereq,$$($1.rows)) $$(wildcard $(SCRIPTS)/* $$(dir $$($1.table))*)
 	@mkdir -p $$(@D)
 	$$(Q)$$(call run_rows,$1,$$($1.rows),1) > $$@.tmp && mv -f $$@.tmp $$@ || { rm -f $$@.tmp; exit 1; }
