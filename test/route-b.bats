@@ -92,10 +92,10 @@ cell() { table_cell route-b "$@"; }
 	for m in A B; do
 		d=$(rowdir hashed-soname)/$m
 		h=$(sha256sum "$d/stage/librt.so.1" | cut -c1-8)
-		run readelf -d "$d/plugin.so"
-		assert_output --partial "Shared library: [librt-$h.so.1]"
-		run readelf -d "$d/librt-$h.so.1"
-		assert_output --partial "Library soname: [librt-$h.so.1]"
+		run elf_facts "$d/plugin.so"
+		assert_line "dyn NEEDED librt-$h.so.1"
+		run elf_facts "$d/librt-$h.so.1"
+		assert_line "dyn SONAME librt-$h.so.1"
 	done
 	run ev hashed-soname
 	assert_line 'maps: r-xp A/librt-<hash>.so.1'
@@ -127,8 +127,8 @@ cell() { table_cell route-b "$@"; }
 		run ev "$r"
 		assert_line 'B/plugin.so: BIND_NOW=no'
 		assert_line 'A/plugin.so: BIND_NOW=yes'
-		run readelf -rW "$(rowdir "$r")/B/plugin.so"
-		assert_line --regexp 'R_[A-Z0-9_]+_JUMP_SLOT .* rt_get_list'
+		run elf_facts "$(rowdir "$r")/B/plugin.so"
+		assert_line --regexp '^rel JUMP_SLOT rt_get_list(@|$)'
 	done
 	run row "$(R)" global-late-lazy
 	assert_line --index 2 --regexp '^\[plt-slot rt_get_list of pluginB@0x[0-9a-f]+\] points to 0x[0-9a-f]+ in B/plugin.so \(its own PLT: not yet resolved\)$'
@@ -143,8 +143,8 @@ cell() { table_cell route-b "$@"; }
 }
 
 @test "host-export and deepbind: the plugin binds the host's exported copy, unless RTLD_DEEPBIND" {
-	run readelf --dyn-syms -W "$(rowdir deepbind)/app"
-	assert_line --regexp ' FUNC +GLOBAL +DEFAULT +[0-9]+ rt_get_list$'
+	run elf_facts "$(rowdir deepbind)/app"
+	assert_line --regexp '^sym rt_get_list - FUNC GLOBAL DEFAULT [0-9]+ '
 	run ev host-export
 	assert_line "LD_DEBUG: binding file A/plugin.so [0] to app [0]: normal symbol \`rt_get_list'"
 	assert_line --regexp '^LD_DEBUG=scopes: A/plugin.so \[0\] scope 0: app '
@@ -174,10 +174,10 @@ cell() { table_cell route-b "$@"; }
 }
 
 @test "odr-collision rows: the two definitions differ in size; Y's result is wrong only when X is global" {
-	run readelf --dyn-syms -W "$(rowdir odr-collision)/X/plugin.so"
-	assert_line --regexp ' 64 OBJECT +GLOBAL +DEFAULT +[0-9]+ worker_vtable$'
-	run readelf --dyn-syms -W "$(rowdir odr-collision)/Y/plugin.so"
-	assert_line --regexp ' 96 OBJECT +GLOBAL +DEFAULT +[0-9]+ worker_vtable$'
+	run elf_facts "$(rowdir odr-collision)/X/plugin.so"
+	assert_line --regexp '^sym worker_vtable - OBJECT GLOBAL DEFAULT [0-9]+ 64$'
+	run elf_facts "$(rowdir odr-collision)/Y/plugin.so"
+	assert_line --regexp '^sym worker_vtable - OBJECT GLOBAL DEFAULT [0-9]+ 96$'
 	for r in $(ids); do
 		y=$(row "$(R)" "$r" | sed -nE 's/^pluginY worker uses vtable@0x[0-9a-f]+: result=([0-9]+), its own code gives ([0-9]+)$/\1 \2/p')
 		[ -n "$y" ] || continue
@@ -195,9 +195,9 @@ cell() { table_cell route-b "$@"; }
 }
 
 @test "fix-renamed: each copy exports only its prefixed names, so X's promotion reaches nothing of Y's" {
-	run readelf --dyn-syms -W "$(rowdir fix-renamed)/Y/plugin.so"
-	assert_line --regexp ' Y_worker_init$'
-	refute_line --regexp ' worker_init$'
+	run elf_facts "$(rowdir fix-renamed)/Y/plugin.so"
+	assert_line --regexp '^sym Y_worker_init '
+	refute_line --regexp '^sym worker_init '
 	run ev fix-renamed
 	assert_line "LD_DEBUG: binding file Y/plugin.so [0] to Y/plugin.so [0]: normal symbol \`Y_worker_init'"
 }
