@@ -108,8 +108,8 @@ endef
 # libverbs_shared.so (and libcollective.so, linked against it) is a hard link
 # to the first row's with the same cells, when that is another row (matrix:
 # 16 rows, 10 distinct .so, 11 distinct collectives). The key: every cell the
-# recipes above read for it.
-verbs_so_key   = $(subst $(sp1),|,$(strip $(foreach k,vis table so-cflags ctor so-map so-ldflags,$k=$($1.$2.$k))))
+# recipes above read for it (dropin too: it swaps the library that runs).
+verbs_so_key   = $(subst $(sp1),|,$(strip $(foreach k,vis table so-cflags ctor so-map so-ldflags dropin,$k=$($1.$2.$k))))
 verbs_coll_key = $(call verbs_so_key,$1,$2)|needed=$($1.$2.needed)
 sp1 := $() $()
 # verbs_first LAB,KEYFN,ROW: the first row of LAB whose KEYFN key is ROW's.
