@@ -297,6 +297,17 @@ print(d["splits"], d["collisions_harmful"], " ".join(f["symbol"] + ":" + str(f["
     assert_line --regexp "^LATENT +high +init .*if inita.so were opened RTLD_GLOBAL"
 }
 
+@test "symsplit: the same two plugins with the SONAMEs node-gyp gives addons (inita.node, bindings.node: no .so, no library): COLLISION high init, as running it shows" {
+    d=$FX/collision
+    readelf -d "$d/initb.node" | grep -q 'Library soname: \[bindings.node\]'
+    run timeout -k 2 10 "$d/app" "$d/inita.node:global" "$d/initb.node"
+    assert_failure 1
+    run ss --dlopen "$d/inita.node:global" --dlopen "$d/initb.node" "$d/app"
+    assert_failure 1
+    assert_line --regexp "^COLLISION +high +init +.*bindings.node's own interposable reference to init .*resolves to inita.node's copy .*different entities"
+    refute_line --regexp '^SPLIT '
+}
+
 @test "symsplit: the same collision in two local scopes is LATENT high, naming the promotion; exit 0, as running it shows" {
     d=$FX/collision
     run timeout -k 2 10 "$d/app" "$d/colla.so" "$d/collb.so"

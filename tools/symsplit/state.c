@@ -94,18 +94,26 @@ static int runtime_library(const struct module *m)
 
 /* Two functions of one name and different sizes are two entities when one
  * of them is embedded in a plugin (an addon, an extension module: no
- * SONAME, not the executable) and the other module carries no copy of the
+ * library SONAME, not the executable) and the other module carries no copy of the
  * same library: numpy's xerbla_ in place of the BLAS one, two addons' own
  * init(Napi::Env, Napi::Object).  A library in its own right (a SONAME) is
  * compared by collide.c; the executable's own copy of a C library function
  * is gnulib's (state.c's stateless); weak code is C++ vague linkage, and two
  * builds of one bundled library (copies.c's fingerprints) differ in size by
  * their compiler flags. */
+/* A library in its own right: a SONAME with a ".so" part (libfoo.so.1).
+ * node-gyp gives each addon one too, "bindings.node": a plugin's name. */
+static int library_name(const struct module *m)
+{
+    const char *s = m->soname ? strstr(m->soname, ".so") : NULL;
+    return s && (!s[3] || s[3] == '.');
+}
+
 static int different_functions(const struct module *a, const struct def *da, const struct module *b, const struct def *db)
 {
     if (da->kind != K_FUNC || db->kind != K_FUNC || !da->size || !db->size || da->size == db->size) return 0;
     if (da->bind == STB_WEAK || db->bind == STB_WEAK || da->hidden_vis || db->hidden_vis) return 0;
-    if (a->is_dyn_exe || b->is_dyn_exe || (a->soname && b->soname)) return 0;
+    if (a->is_dyn_exe || b->is_dyn_exe || (library_name(a) && library_name(b))) return 0;
     if (runtime_name(da->name) || runtime_library(a) || runtime_library(b)) return 0;
     return !common_family((struct module *)a, (struct module *)b);
 }
