@@ -73,6 +73,7 @@ struct item {
     /* set by the policy (policy_grade) */
     enum keep keep;
     int cls; const char *csev;
+    int crossed;             /* a COLLISION whose reference crossed (harmful: exit 1) */
     const char *sym;         /* the symbol column */
 };
 struct findings {

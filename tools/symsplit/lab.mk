@@ -54,7 +54,7 @@ $(SYMSPLIT_FUZZ): $(call SYMSPLIT_OBJS,san,fuzz.c)
 	$(Q)$(ATOMIC_OUT) clang $(SYMSPLIT_SAN_FLAGS) -fsanitize=fuzzer -o $@ $^ $(SYMSPLIT_LIBS)
 
 # Hand-made scenarios the tests check the model against (see mkfixtures).
-$(SYMSPLIT_FIX): $(SYMSPLIT_DIR)/mkfixtures $(SYMSPLIT_DIR)/mkcorrupt $(wildcard $(SYMSPLIT_DIR)/fixtures/*.[ch])
+$(SYMSPLIT_FIX): $(SYMSPLIT_DIR)/mkfixtures $(SYMSPLIT_DIR)/mkcorrupt $(wildcard $(SYMSPLIT_DIR)/fixtures/*.[ch] $(SYMSPLIT_DIR)/fixtures/*.cc)
 	$(Q)CC="$(CC)" LDFLAG_FUSE="$(LDFLAG_FUSE)" $(SYMSPLIT_DIR)/mkfixtures $(SYMSPLIT_OUT)/fixtures
 	@touch $@
 

@@ -271,7 +271,7 @@ int main(int argc, char **argv)
         module_cache_trim();
     }
     report_finish(r, images, errors, policy_suppressed(pol));   /* closes json_out: jbuf holds the object */
-    int status = exit_status(report_counts(r), errors, strict);
+    int status = exit_status(report_counts(r), report_crossed(r), errors, strict);
     if (json_path && outfile_write(&jo, jbuf, jlen, &err)) {   /* a lost report is an error, one line */
         fprintf(stderr, "symsplit: %s\n", err);
         free(err);

@@ -21,8 +21,12 @@ static void decide_capture(const struct item *it, struct decision *d)
     /* nothing can diverge: INFO */
     d->sev = it->harmless ? "info" : it->data || f->collision ? "high" : it->proven ? "med" : "low";
     /* med when disassembly or .symtab proves the state, low when it is estimated;
-     * only "possible" evidence: reported, but it does not make the exit status */
-    d->cls = it->harmless ? V_INFO : f->conf == C_POSSIBLE ? V_MAYBE : V_SPLIT;
+     * only "possible" evidence: reported, but it does not make the exit status.
+     * Two different entities of one name (sizes or bytes differ) are no
+     * copies of one state: a collision whose reference crossed (the
+     * binding itself is the harm: code built for one works on the other) */
+    d->cls = it->harmless ? V_INFO : f->collision ? V_COLLISION : f->conf == C_POSSIBLE ? V_MAYBE : V_SPLIT;
+    d->crossed = f->collision;
 }
 
 static void decide_noload(struct decision *d, int fragile)
@@ -35,10 +39,15 @@ static void decide_noload(struct decision *d, int fragile)
 static void decide_collision(struct decision *d, const struct collision *c)
 {
     memset(d, 0, sizeof *d);
-    /* never "nothing diverges": the two libraries' code works on different state */
-    int split = c->name && c->live >= 0 && c->live != C_POSSIBLE;
-    d->cls = split ? V_SPLIT : V_COLLISION;
-    d->sev = split ? "high" : "med";
+    /* never "nothing diverges", never a split: two different libraries are
+     * no copies of one state.  The harm is a reference that crossed from
+     * one to the other while the one it was built for stays in use: code
+     * built for one library runs on the other's structures.  One whose own
+     * library is unused is interposition by design (libunwind's _Unwind_*
+     * in place of libgcc_s's, in perf): the pair's row, no harm shown. */
+    d->cls = V_COLLISION;
+    d->crossed = c->name && c->live >= 0 && c->live != C_POSSIBLE;
+    d->sev = d->crossed ? "high" : "med";
 }
 
 static void decide_copy(struct decision *d, const char *sev)
@@ -50,8 +59,10 @@ static void decide_copy(struct decision *d, const char *sev)
 
 static int decide_latent(struct decision *d)
 {
-    if (d->cls != V_SPLIT) return 0;   /* only a would-be split is worth a LATENT row */
+    /* only a would-be split or crossing is worth a LATENT row */
+    if (d->cls != V_SPLIT && !d->crossed) return 0;
     d->cls = V_LATENT;
+    d->crossed = 0;
     return 1;
 }
 
@@ -87,6 +98,7 @@ static void set(struct item *it, struct decision *d)
     it->keep = K_SHOW;
     it->cls = d->cls;
     it->csev = d->sev;
+    it->crossed = d->crossed;
 }
 
 /* A capture: allowlisted, else graded; a finding already made stays one
@@ -101,7 +113,7 @@ static void grade_capture(struct policy *p, const struct image *im, const struct
     char *key = xasprintf("%s\1%s\1%s\1%s", im->exe_path, it->name, mname(im, f->binder), im->mods[f->x].m->path);
     int dup = strmap_get(&p->seen, key) != NULL;
     if (fs->promoted && (dup || !decide_latent(&d))) { free(key); it->keep = K_DROP; return; }
-    if (d.cls == V_SPLIT || d.cls == V_LATENT) strmap_put(&p->seen, key, p);
+    if (d.cls == V_SPLIT || d.cls == V_LATENT || d.crossed) strmap_put(&p->seen, key, p);
     free(key);
     set(it, &d);
 }
@@ -112,12 +124,12 @@ static void grade_collision(struct policy *p, const struct image *im, const stru
     const struct collision *c = &it->c;
     struct decision d;
     decide_collision(&d, c);
-    it->sym = d.cls == V_SPLIT ? c->name : it->own;
+    it->sym = d.crossed ? c->name : it->own;
     int mods[2] = { c->a, c->b };
     char *key = xasprintf("%s\1pair\1%s\1%s", im->exe_path, im->mods[c->a].m->path, im->mods[c->b].m->path);
     int dup = strmap_get(&p->seen, key) != NULL;
     it->keep = K_DROP;
-    /* a latent pass reports a split the promotion adds, nothing else */
+    /* a latent pass reports a harmful crossing the promotion adds, nothing else */
     /* a collision row needs the names to meet, and more than one of them:
      * one shared name is a convention (NSPR's libVersionPoint in each of
      * its libraries, a plugin's entry point), not another library's interface */
@@ -125,7 +137,7 @@ static void grade_collision(struct policy *p, const struct image *im, const stru
         ;
     else if (allowed(p->allow, im, it->sym, mods, 2)) { p->suppressed++; it->keep = K_SUPPRESSED; }
     else {
-        if (d.cls != V_COLLISION) strmap_put(&p->seen, key, p);
+        if (d.crossed || d.cls == V_LATENT) strmap_put(&p->seen, key, p);
         set(it, &d);
     }
     free(key);
@@ -142,7 +154,7 @@ void policy_grade(struct policy *p, const struct image *im, struct findings *fs)
         case F_PARTITION: {   /* beside a split it is no row of its own; a latent pass adds none */
             const struct item *cap = it->capture >= 0 ? &fs->v[it->capture] : NULL;
             it->sym = it->name;
-            if (fs->promoted || (cap && cap->keep == K_SHOW && cap->cls == V_SPLIT)) { it->keep = K_DROP; break; }
+            if (fs->promoted || (cap && cap->keep == K_SHOW && (cap->cls == V_SPLIT || cap->crossed))) { it->keep = K_DROP; break; }
             decide_copy(&d, "med");   /* the state behind each copy is proven */
             set(it, &d);
             break;
@@ -162,11 +174,11 @@ void policy_grade(struct policy *p, const struct image *im, struct findings *fs)
     }
 }
 
-int exit_status(const int count[V_NCLASS], int errors, int strict)
+int exit_status(const int count[V_NCLASS], int crossed, int errors, int strict)
 {
     if (errors) return 2;
     if (count[V_NOLOAD]) return 3;
-    if (count[V_SPLIT]) return 1;
+    if (count[V_SPLIT] || crossed) return 1;
     if (strict && (count[V_LATENT] || count[V_COPY] || count[V_COLLISION])) return 1;
     return 0;
 }

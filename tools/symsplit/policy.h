@@ -16,7 +16,7 @@ int allow_match(const struct allow *a, const char *sym, const char *const *mods,
     X(V_LATENT, "LATENT", 1)   /* one promotion (RTLD_GLOBAL) away from a capture */ \
     X(V_MAYBE, "MAYBE", 0)     /* a split by "possible" evidence only */ \
     X(V_COPY, "COPY", 1)       /* one library present in 2+ copies, each bound by its own users */ \
-    X(V_COLLISION, "COLLISION", 1) /* two different libraries export the same names; none crossed into a live one */ \
+    X(V_COLLISION, "COLLISION", 1) /* two different entities (libraries, or definitions of one name) share names */ \
     X(V_INFO, "INFO", 0)       /* the shape of a split, but nothing can diverge */
 #define VCLASS_ITEM(id, name, shown) id,
 enum vclass { VERDICTS(VCLASS_ITEM) V_NCLASS };
@@ -26,6 +26,7 @@ int vclass_shown(enum vclass v, int show_all);
 struct decision {
     enum vclass cls;
     const char *sev;         /* high, med, low, info */
+    int crossed;             /* COLLISION: a reference already bound from one entity to the other */
 };
 /* The findings of one pass graded in place: each item's class and severity
  * (item.cls, csev), or dropped (a latent pass keeps what
@@ -35,6 +36,8 @@ struct policy;
 struct policy *policy_new(struct allow *allow);
 void policy_grade(struct policy *p, const struct image *im, struct findings *fs);
 int policy_suppressed(const struct policy *p);
-/* 2 error, 3 an image cannot load, 1 split (with --strict: also LATENT, COPY, COLLISION), 0. */
-int exit_status(const int count[V_NCLASS], int errors, int strict);
+/* 2 error, 3 an image cannot load, 1 split or a COLLISION whose reference
+ * crossed (crossed: how many such rows; with --strict: also LATENT, COPY,
+ * COLLISION), 0. */
+int exit_status(const int count[V_NCLASS], int crossed, int errors, int strict);
 #endif

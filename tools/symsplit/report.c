@@ -9,7 +9,7 @@
 struct report {
     int json, show_all, header, partial, naive;
     FILE *json_out;                  /* --json-out: the JSON object there too, the table on stdout */
-    int count[V_NCLASS];
+    int count[V_NCLASS], crossed;    /* crossed: COLLISION rows whose reference crossed (harmful) */
     char **rows; int nrows, cap;     /* JSON objects, printed at the end */
 };
 
@@ -22,6 +22,7 @@ struct report *report_new(int json, FILE *json_out, int show_all)
     return r;
 }
 const int *report_counts(const struct report *r) { return r->count; }
+int report_crossed(const struct report *r) { return r->crossed; }
 
 static const char *mname(const struct image *im, int i) { return module_name(im->mods[i].m); }
 
@@ -128,14 +129,16 @@ static void row(struct report *r, const struct image *im, const struct item *it,
 {
     const char *symbol = it->sym;
     r->count[it->cls]++;
+    r->crossed += it->crossed;
     char *cxx = demangle(symbol);
     if (r->json || r->json_out) {
         char *jw = json_str(why), *jn = json_str(symbol), *ji = json_str(im->exe_path), *jd = cxx ? json_str(cxx) : NULL;
         GROW(r->rows, r->nrows, r->cap);
-        r->rows[r->nrows++] = xasprintf("{\"image\":%s,\"verdict\":\"%s\",\"sev\":\"%s\",\"symbol\":%s%s%s%s%s%s%s,\"why\":%s}",
+        r->rows[r->nrows++] = xasprintf("{\"image\":%s,\"verdict\":\"%s\",\"sev\":\"%s\",\"symbol\":%s%s%s%s%s%s%s%s,\"why\":%s}",
                                         ji, vclass_name[it->cls], it->csev, jn, jd ? ",\"demangled\":" : "", jd ? jd : "",
                                         conf >= 0 ? ",\"confidence\":\"" : "", conf >= 0 ? conf_name[conf] : "",
-                                        conf >= 0 ? "\"" : "", extra, jw);
+                                        conf >= 0 ? "\"" : "", it->cls == V_COLLISION ? it->crossed ? ",\"harmful\":true" : ",\"harmful\":false" : "",
+                                        extra, jw);
         free(jw); free(jn); free(ji); free(jd);
     }
     if (!r->json && vclass_shown(it->cls, r->show_all)) {
@@ -161,7 +164,10 @@ static void print_capture(struct report *r, const struct image *im, const struct
     char *why = opening(im, fs);
     captured(&why, im, name, f);
     alive_because(&why, im, name, f);
-    if (f->collision) cat(&why, " -> name collision: one name, two entities%s%s%s", "", "", "");
+    if (f->collision && it->cls == V_COLLISION)
+        cat(&why, " -> a collision: one name, two entities, and a reference crossed (harmful: a crash is likely)%s%s%s",
+            "", "", "");
+    else if (f->collision) cat(&why, " -> a collision: one name, two entities%s%s%s", "", "", "");
     else if (it->harmless) cat(&why, " -> stateless code partition: %s; no state is shared, so nothing diverges%s%s", it->harmless, "", "");
     else cat(&why, " -> two live copies diverge%s%s%s",
              mx->defs[f->xdef].kind == K_DATA || my->defs[f->def].kind == K_DATA ? "" : " (function with private state behind it)",
@@ -199,11 +205,14 @@ static void print_collision(struct report *r, const struct image *im, const stru
         if (c->live >= 0) alive_because(&why, im, c->name, &c->f);
         else cat(&why, "; but %s's own copy is not in use (interposition)%s%s", mname(im, c->f.x), "", "");
     }
-    if (it->cls == V_COLLISION)
+    if (it->cls == V_COLLISION && it->crossed)
+        cat(&why, " -> a collision, and a reference crossed: code built for one library runs on the other's "
+                  "structures (harmful: a crash is likely)%s%s%s", "", "", "");
+    else if (it->cls == V_COLLISION)
         cat(&why, " -> a collision: a reference to any of these names binds whichever library the scope finds first, "
                   "code built for the other%s%s%s", "", "", "");
-    else cat(&why, " -> different libraries: state written through one is read through the other [confidence: %s]%s%s",
-             conf_name[c->live], "", "");
+    else cat(&why, " -> different libraries: a reference would cross, code built for one library running on the other's "
+                   "[confidence: %s]%s%s", conf_name[c->live], "", "");
     free(n); free(k);
     char *ja = json_str(mods[0]), *jpa = json_str(im->mods[c->a].m->path), *jb = json_str(mods[1]),
          *jpb = json_str(im->mods[c->b].m->path), *jf = c->first < 0 ? xstrdup("null") : json_str(mname(im, c->first));
@@ -221,7 +230,7 @@ static void print_collision(struct report *r, const struct image *im, const stru
         free(extra); free(jr); free(jy); free(jx); free(jp);
         extra = t;
     }
-    row(r, im, it, it->cls == V_COLLISION ? -1 : c->live, why, extra);
+    row(r, im, it, it->cls == V_COLLISION && !it->crossed ? -1 : c->live, why, extra);
     free(extra); free(why);
 }
 
@@ -367,9 +376,9 @@ static void print_json(FILE *o, const struct report *r, int images, int errors, 
 {
     const int *c = r->count;
     fprintf(o, "{\"images\":%d,\"splits\":%d,\"maybe\":%d,\"info\":%d,\"suppressed\":%d,\"partial\":%d,\"errors\":%d,"
-               "\"naive_duplicates\":%d,\"noload\":%d,\"latent\":%d,\"copies\":%d,\"collisions\":%d,\"findings\":[",
+               "\"naive_duplicates\":%d,\"noload\":%d,\"latent\":%d,\"copies\":%d,\"collisions\":%d,\"collisions_harmful\":%d,\"findings\":[",
             images, c[V_SPLIT], c[V_MAYBE], c[V_INFO], suppressed, r->partial, errors, r->naive, c[V_NOLOAD],
-            c[V_LATENT], c[V_COPY], c[V_COLLISION]);
+            c[V_LATENT], c[V_COPY], c[V_COLLISION], r->crossed);
     for (int i = 0; i < r->nrows; i++) fprintf(o, "%s%s", i ? "," : "", r->rows[i]);
     fprintf(o, "]}\n");
 }
@@ -387,8 +396,8 @@ void report_finish(struct report *r, int images, int errors, int suppressed)
         return;
     }
     printf("# symsplit: %d image(s), %d split(s), %d maybe, %d info%s, %d suppressed by allowlist, %d partial, %d error(s); "
-           "%d cannot load, %d latent, %d library copies, %d collisions\n",
+           "%d cannot load, %d latent, %d library copies, %d collisions (%d harmful)\n",
            images, c[V_SPLIT], c[V_MAYBE], c[V_INFO], r->show_all ? "" : " (rows with --info)", suppressed, r->partial, errors,
-           c[V_NOLOAD], c[V_LATENT], c[V_COPY], c[V_COLLISION]);
+           c[V_NOLOAD], c[V_LATENT], c[V_COPY], c[V_COLLISION], r->crossed);
     printf("# naive: %d image(s) have a name defined by two modules of their closure (nm -D | sort | uniq -d)\n", r->naive);
 }

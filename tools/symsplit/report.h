@@ -11,4 +11,5 @@ void report_partial(struct report *r);   /* an image with a NEEDED no search fou
 /* the summary (table) or the JSON object; closes json_out */
 void report_finish(struct report *r, int images, int errors, int suppressed);
 const int *report_counts(const struct report *r);
+int report_crossed(const struct report *r);   /* COLLISION rows whose reference crossed */
 #endif

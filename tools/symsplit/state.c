@@ -73,10 +73,58 @@ static const unsigned char *rodata_bytes(const struct module *m, const struct de
     return off + d->size <= m->size ? (const unsigned char *)m->map + off : NULL;
 }
 
+/* The C++ runtime and node-addon-api's classes: copies of one code
+ * wherever they are (a static libstdc++ in an addon, one header-only
+ * library built into each addon), whatever their sizes. */
+static int runtime_name(const char *n)
+{
+    static const char *const pfx[] = { "_ZNSt", "_ZNKSt", "_ZSt", "_ZTISt", "_ZTSSt", "_ZTVSt", "_ZN9__gnu_cxx",
+                                       "_ZNK9__gnu_cxx", "_ZN10__cxxabiv1", "__cxa_", "__gxx_", "_Znw", "_Zna", "_Zdl",
+                                       "_Zda", "_ZN4Napi", "_ZNK4Napi", "_Unwind_" };
+    for (size_t i = 0; i < sizeof pfx / sizeof pfx[0]; i++)
+        if (!strncmp(n, pfx[i], strlen(pfx[i]))) return 1;
+    return 0;
+}
+
+static int runtime_library(const struct module *m)
+{
+    return m->soname && (!strncmp(m->soname, "libstdc++.so", 12) || !strncmp(m->soname, "libgcc_s.so", 11) ||
+                         !strncmp(m->soname, "libc++.so", 9) || !strncmp(m->soname, "libunwind.so", 12));
+}
+
+/* Two functions of one name and different sizes are two entities when one
+ * of them is embedded in a plugin (an addon, an extension module: no
+ * library SONAME, not the executable) and the other module carries no copy of the
+ * same library: numpy's xerbla_ in place of the BLAS one, two addons' own
+ * init(Napi::Env, Napi::Object).  A library in its own right (a SONAME) is
+ * compared by collide.c; the executable's own copy of a C library function
+ * is gnulib's (state.c's stateless); weak code is C++ vague linkage, and two
+ * builds of one bundled library (copies.c's fingerprints) differ in size by
+ * their compiler flags. */
+/* A library in its own right: a SONAME with a ".so" part (libfoo.so.1).
+ * node-gyp gives each addon one too, "bindings.node": a plugin's name. */
+static int library_name(const struct module *m)
+{
+    const char *s = m->soname ? strstr(m->soname, ".so") : NULL;
+    return s && (!s[3] || s[3] == '.');
+}
+
+static int different_functions(const struct module *a, const struct def *da, const struct module *b, const struct def *db)
+{
+    if (da->kind != K_FUNC || db->kind != K_FUNC || !da->size || !db->size || da->size == db->size) return 0;
+    if (da->bind == STB_WEAK || db->bind == STB_WEAK || da->hidden_vis || db->hidden_vis) return 0;
+    if (a->is_dyn_exe || b->is_dyn_exe || (library_name(a) && library_name(b))) return 0;
+    if (runtime_name(da->name) || runtime_library(a) || runtime_library(b)) return 0;
+    return !common_family((struct module *)a, (struct module *)b);
+}
+
 /* Different sizes of one data object (a vtable of 64 bytes and one of 96
- * are two classes), or different bytes of read-only data of one size. */
+ * are two classes), or different bytes of read-only data of one size; two
+ * functions of different sizes, one of them embedded in a plugin
+ * (different_functions). */
 int different_entities(const struct module *a, const struct def *da, const struct module *b, const struct def *db)
 {
+    if (different_functions(a, da, b, db)) return 1;
     if (da->kind != K_DATA || db->kind != K_DATA || !da->size || !db->size) return 0;
     if (da->size != db->size) return 1;
     const unsigned char *x = rodata_bytes(a, da), *y = rodata_bytes(b, db);
