@@ -244,7 +244,9 @@ meets_table() {
 	# shell ignores it for background jobs.)
 	timeout -s INT 120 make -s -C "$TOP" --no-print-directory B="$BUILD" rxe-vm >/dev/null 2>&1 &
 	pid=$!
-	for _ in $(seq 200); do
+	# up to a minute: on a loaded machine (a fresh root's first make test
+	# beside other runs) make's parse and the guest's start took over 20 s
+	for _ in $(seq 600); do
 		qemu_running && break
 		sleep 0.1
 	done
