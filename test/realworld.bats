@@ -40,14 +40,16 @@ applies() { "$TOP/realworld/cell-applies" "$RW/$1"; }
 needs_cell() { local why; why=$(applies "$1") || skip "$1: $why"; }
 
 @test "realworld: each subset case's derived truth (verdict, outcome) is its expect cell" {
-	local c got n=0 why
+	local c got n=0 why skipped=
 	for c in $(subset_cases); do
-		why=$(applies "$c") || { echo "# $c not compared: $why" >&3; continue; }
+		why=$(applies "$c") || { skipped="$skipped$c: $why; "; continue; }
 		got="$(sed -n 's/^verdict: //p' "$RW/$c/truth") $(sed -n 's/^outcome: \([a-z]*\).*/\1/p' "$RW/$c/truth")"
 		[ "$got" = "$(table_cell realworld "$c" expect)" ] || fail "$c: truth $got, expect cell $(table_cell realworld "$c" expect)"
 		n=$((n + 1))
 	done
-	[ "$n" -gt 0 ] || fail "no subset case's cell could be compared"
+	[ -z "$skipped" ] || echo "# not compared: $skipped" >&3
+	[ "$n" -gt 0 ] || [ -z "$skipped" ] || skip "no cell speaks of this machine's processes: $skipped"
+	[ "$n" -gt 0 ] || fail "no subset case"
 }
 
 @test "realworld: the crash is a fact: the promoted duckdb run died by a signal and the truth says crash" {
@@ -86,6 +88,7 @@ needs_cell() { local why; why=$(applies "$1") || skip "$1: $why"; }
 }
 
 @test "realworld: numpy's LATENT copies: two extension modules export npy_atan2 (readelf), neither is in the global scope" {
+	needs_cell numpy
 	local line a b d
 	line=$(grep -m1 -E '^LATENT copies: .* e\.g\. npy_atan2$' "$RW/numpy/truth") || fail "no npy_atan2 partition in the truth"
 	read -r _ _ a b _ <<< "$line"; b=${b%:}
