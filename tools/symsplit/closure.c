@@ -19,7 +19,7 @@ static int in_list(const struct searchlist *s, int idx)
     return 0;
 }
 
-static void push_at(struct searchlist *s, int idx, int join)
+void searchlist_push(struct searchlist *s, int idx, int join)
 {
     if (s->n >= s->cap) {
         s->cap = s->cap ? 2 * s->cap : 8;
@@ -29,7 +29,7 @@ static void push_at(struct searchlist *s, int idx, int join)
     s->join[s->n] = join;
     s->idx[s->n++] = idx;
 }
-static void push(struct searchlist *s, int idx) { push_at(s, idx, 0); }
+static void push(struct searchlist *s, int idx) { searchlist_push(s, idx, 0); }
 
 /* RTLD_GLOBAL (at open, or by promotion before the next dlopen): the whole
  * searchlist of dlopen k joins the global scope at step k+1, in its place:
@@ -43,7 +43,7 @@ int image_promote(struct image *im, int k)
     struct searchlist *g = &im->global;
     for (int i = 0; i < sl->n; i++) {
         if (in_list(g, sl->idx[i])) continue;
-        push_at(g, sl->idx[i], k + 1);
+        searchlist_push(g, sl->idx[i], k + 1);
         for (int j = g->n - 1; j > 0 && g->join[j - 1] > k + 1; j--) {   /* stable: keeps breadth-first order */
             int t = g->idx[j]; g->idx[j] = g->idx[j - 1]; g->idx[j - 1] = t;
             t = g->join[j]; g->join[j] = g->join[j - 1]; g->join[j - 1] = t;

@@ -25,17 +25,12 @@ static int needed_obj(const struct live *lv, int ns, const char *name)
     return -1;
 }
 
+/* searchlist_push once: a module stands in a searchlist at most once. */
 static void push(struct searchlist *s, int idx, int join)
 {
     for (int i = 0; i < s->n; i++)
         if (s->idx[i] == idx) return;
-    if (s->n >= s->cap) {
-        s->cap = s->cap ? 2 * s->cap : 8;
-        s->idx = xrealloc(s->idx, s->cap * sizeof *s->idx);
-        s->join = xrealloc(s->join, s->cap * sizeof *s->join);
-    }
-    s->join[s->n] = join;
-    s->idx[s->n++] = idx;
+    searchlist_push(s, idx, join);
 }
 
 /* Breadth-first over the resolved deps, as ld.so builds a searchlist. */

@@ -150,6 +150,7 @@ struct lmod {
                               * global scope (its first object's); 0: the main namespace */
 };
 struct searchlist { int *idx, *join; int n, cap; };   /* join: step it joined the global scope */
+void searchlist_push(struct searchlist *s, int idx, int join);   /* append, growing the list */
 struct image {
     const char *exe_path;
     struct lmod *mods; int n, cap;
