@@ -54,8 +54,11 @@ $(SYMSPLIT_FUZZ): $(call SYMSPLIT_OBJS,san,fuzz.c)
 	$(Q)$(ATOMIC_OUT) clang $(SYMSPLIT_SAN_FLAGS) -fsanitize=fuzzer -o $@ $^ $(SYMSPLIT_LIBS)
 
 # Hand-made scenarios the tests check the model against (see mkfixtures).
+# Two of them are C++ (two unrelated classes of one name): g++, named here
+# and installed by deps, since a bare Debian has gcc without it.
+SYMSPLIT_FIX_CXX ?= g++
 $(SYMSPLIT_FIX): $(SYMSPLIT_DIR)/mkfixtures $(SYMSPLIT_DIR)/mkcorrupt $(wildcard $(SYMSPLIT_DIR)/fixtures/*.[ch] $(SYMSPLIT_DIR)/fixtures/*.cc)
-	$(Q)CC="$(CC)" LDFLAG_FUSE="$(LDFLAG_FUSE)" $(SYMSPLIT_DIR)/mkfixtures $(SYMSPLIT_OUT)/fixtures
+	$(Q)CC="$(CC)" CXX="$(SYMSPLIT_FIX_CXX)" LDFLAG_FUSE="$(LDFLAG_FUSE)" $(SYMSPLIT_DIR)/mkfixtures $(SYMSPLIT_OUT)/fixtures
 	@touch $@
 
 # make install [PREFIX=/usr/local] [DESTDIR=<staging dir>]: symsplit and its
@@ -89,6 +92,8 @@ HELP_LINES += "  make symsplit-sweep / symsplit-bench    symsplit over /usr/bin 
 # libclang-rt-dev: the sanitizer and libFuzzer runtimes (only recommended by
 # clang on Debian 13, so not there by default).
 DEPS_PACKAGES += libelf-dev libcapstone-dev binutils file clang libclang-rt-dev python3
+# g++: mkfixtures builds the C++ fixtures (classa.cc, classb.cc)
+DEPS_PACKAGES += g++
 # time: GNU time measures the sweep's peak memory and CPU (sweep, bench);
 # libtree: the bench's reference, the same binaries' closures listed.
 DEPS_PACKAGES += time libtree
