@@ -234,6 +234,17 @@ static void print_collision(struct report *r, const struct image *im, const stru
     free(extra); free(why);
 }
 
+/* A row whose WHY lists copies, with the same list as JSON (jl) beside it;
+ * frees why and jl. */
+static void row_with_copies(struct report *r, const struct image *im, const struct item *it, char *why, char *jl)
+{
+    char *extra = xasprintf(",\"copies\":[%s]", jl);
+    row(r, im, it, -1, why, extra);
+    free(extra);
+    free(why);
+    free(jl);
+}
+
 /* A partition of one name: n live copies, each bound by its own users. */
 static void print_partition(struct report *r, const struct image *im, const struct item *it)
 {
@@ -257,12 +268,8 @@ static void print_partition(struct report *r, const struct image *im, const stru
     }
     char *why = xasprintf("in %s: %s in %d live copies: %s; each copy is bound by its own users (a partition): "
                           "state written through one copy is not seen through another", im->exe_path, name, n, list);
-    char *extra = xasprintf(",\"copies\":[%s]", jl);
-    row(r, im, it, -1, why, extra);
-    free(extra);
-    free(why);
+    row_with_copies(r, im, it, why, jl);
     free(list);
-    free(jl);
 }
 
 /* A library in 2+ copies (copies.c's fingerprints). */
@@ -284,12 +291,8 @@ static void print_copies(struct report *r, const struct image *im, const struct 
     }
     char *why = xasprintf("in %s: %s in %d copies: %s; each copy is bound by its own users (a partition); "
                           "process-wide state of one: %s", im->exe_path, it->name, it->n, list, it->state);
-    char *extra = xasprintf(",\"copies\":[%s]", jl);
-    row(r, im, it, -1, why, extra);
-    free(extra);
-    free(why);
+    row_with_copies(r, im, it, why, jl);
     free(list);
-    free(jl);
 }
 
 /* What ld.so would refuse, in its words where it has them. */
