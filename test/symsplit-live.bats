@@ -36,6 +36,12 @@ live_end() {
     wait "$LIVE_JOB" || LIVE_STATUS=$?
     LIVE_JOB=
 }
+# ss_live [OPTION...]: symsplit on the paused process (its table in output,
+# its notes in stderr), then the process released (live_end)
+ss_live() {
+    run --separate-stderr ss "$@" --pid "$LIVE_PID"
+    live_end
+}
 teardown() {
     [ -z "${LIVE_JOB:-}" ] && return 0
     kill "$LIVE_JOB" 2> /dev/null || true
@@ -48,8 +54,7 @@ teardown() {
     t=$FX/timeline
     live_start "$t/app" "$t/libC.so:global" "$t/plugin.so"    # libC.so RTLD_GLOBAL: a flag no file records
     cp "/proc/$LIVE_PID/maps" "$BATS_TEST_TMPDIR/maps"
-    run --separate-stderr ss --pid "$LIVE_PID"
-    live_end
+    ss_live
     [ "$LIVE_STATUS" -eq 1 ]                                # the process split
     assert_failure 1
     assert_line --regexp "^SPLIT .* reg_count .*plugin.so depends on libB.so but its reference resolves to libC.so's copy.*\[observed: plugin.so's GOT slot for reg_count holds libC.so's copy\]$"
@@ -65,8 +70,7 @@ teardown() {
     assert_failure 1
     # run with the interposable registry first in the search: no split
     LD_LIBRARY_PATH=$FX/ok-interpose live_start "$FX/split-protected/app"
-    run --separate-stderr ss --pid "$LIVE_PID"
-    live_end
+    ss_live
     [ "$LIVE_STATUS" -eq 0 ]
     assert_success
     refute_line --partial SPLIT
@@ -79,8 +83,7 @@ teardown() {
     run --separate-stderr ss --dlopen "$t/libC.so:global" --dlopen "$t/plugin.so" "$t/app"   # the files: split
     assert_failure 1
     live_start "$t/app" "$t/libC.so" "$t/plugin.so"          # libC.so RTLD_LOCAL: plugin.so binds libB.so
-    run --separate-stderr ss --dlopen "$t/libC.so:global" --pid "$LIVE_PID"
-    live_end
+    ss_live --dlopen "$t/libC.so:global"
     [ "$LIVE_STATUS" -eq 0 ]
     assert_success
     refute_line --partial SPLIT
@@ -91,8 +94,7 @@ teardown() {
     bats_require_minimum_version 1.5.0
     t=$FX/timeline
     live_start "$t/app" "$t/libC.so:global" "$t/plugin.so:lazy"   # paused before the first call
-    run --separate-stderr ss --json --pid "$LIVE_PID"
-    live_end
+    ss_live --json
     [ "$LIVE_STATUS" -eq 1 ]                                  # the call, made after, split
     assert_failure 1
     run /usr/bin/python3 -c 'import json, sys
@@ -113,8 +115,7 @@ print(" ".join(f["verdict"] + ":" + f["symbol"] + ":" + ("observed" if f["observ
     cp "$libc" "$d/libuser.so" "$FX/ok-interpose/libreg.so" "$r/lib/x86_64-linux-gnu/"
     cp "$d/app" "$r$d/"
     live_start --fifo "$r/pause" /pause chroot "$r" "$d/app"
-    run --separate-stderr ss --pid "$LIVE_PID"
-    live_end
+    ss_live
     [ "$LIVE_STATUS" -eq 0 ]                                  # in its root: no split
     assert_success
     refute_line --partial SPLIT
@@ -130,8 +131,7 @@ print(" ".join(f["verdict"] + ":" + f["symbol"] + ":" + ("observed" if f["observ
     live_start "$d/app"
     rm "$d/libreg.so"                                         # an upgrade: another registry at that path
     cp "$FX/ok-interpose/libreg.so" "$d/libreg.so"
-    run --separate-stderr ss --pid "$LIVE_PID"
-    live_end
+    ss_live
     [ "$LIVE_STATUS" -eq 1 ]
     assert_failure 1
     assert_line --regexp "^SPLIT .* reg_count .*\[observed: libuser.so's GOT slot for reg_count holds app's copy\]$"
@@ -144,8 +144,7 @@ print(" ".join(f["verdict"] + ":" + f["symbol"] + ":" + ("observed" if f["observ
     run --separate-stderr ss --dlopen "$t/libC.so:global" --dlopen "$t/plugin.so" "$t/app"   # one namespace: split
     assert_failure 1
     live_start "$t/app" "$t/libC.so:global" "$t/plugin.so:newlm"
-    run --separate-stderr ss --pid "$LIVE_PID"
-    live_end
+    ss_live
     [ "$LIVE_STATUS" -eq 0 ]                                  # plugin.so saw its own namespace's registry
     assert_success
     refute_line --partial SPLIT
@@ -158,8 +157,7 @@ print(" ".join(f["verdict"] + ":" + f["symbol"] + ":" + ("observed" if f["observ
     bats_require_minimum_version 1.5.0
     t=$FX/timeline
     live_start "$t/app" "$t/libC.so:global" "$t/plugin.so:newlm:lazy"   # paused before the first call
-    run --separate-stderr ss --json --pid "$LIVE_PID"
-    live_end
+    ss_live --json
     [ "$LIVE_STATUS" -eq 0 ]                                  # the call, made after, found namespace 1's registry
     assert_success
     run /usr/bin/python3 -c 'import json, sys
@@ -172,8 +170,7 @@ print(len([f for f in json.load(sys.stdin)["findings"] if f["verdict"] in ("SPLI
     t=$FX/timeline ld=/lib64/ld-linux-x86-64.so.2
     [ -e "$ld" ] || skip "not an x86-64 glibc host"
     live_start "$ld" "$t/app" "$t/libC.so:global" "$t/plugin.so"
-    run --separate-stderr ss --pid "$LIVE_PID"
-    live_end
+    ss_live
     [ "$LIVE_STATUS" -eq 1 ]
     assert_failure 1
     assert_line --regexp "^SPLIT .* reg_count .*\[observed: plugin.so's GOT slot for reg_count holds libC.so's copy\]$"
