@@ -80,33 +80,54 @@ golden_diff() {
 # a test never names a row or a count that a table states.
 # table_file LAB: the lab's table (the rxe lab lives in rxe-variant/, the
 # survey's units in survey/addons, the realworld corpus in realworld/cases).
-table_file() {
-	case $1 in rxe) echo "$TOP/rxe-variant/rows" ;; survey) echo "$TOP/survey/addons" ;; realworld) echo "$TOP/realworld/cases" ;; *) echo "$TOP/$1/rows" ;; esac
+table_file() { _table_file "$1"; echo "$_tf"; }
+_table_file() {
+	case $1 in rxe) _tf=$TOP/rxe-variant/rows ;; survey) _tf=$TOP/survey/addons ;; realworld) _tf=$TOP/realworld/cases ;; *) _tf=$TOP/$1/rows ;; esac
 }
 # table_mk LAB: the file holding rows2mk's reading of the lab's table, read
 # once per bats file and again only when the table is newer (a test may edit
-# a copy of the tree).
-table_mk() {
-	local t c
-	t=$(table_file "$1"); c="${BATS_FILE_TMPDIR:-${BATS_TEST_TMPDIR:?}}/table-$(printf '%s' "$t" | tr '/ ' '__').mk"
-	[ -s "$c" ] && [ "$c" -nt "$t" ] || "$TOP/scripts/rows2mk" "$1" "$t" > "$c" || { rm -f "$c"; return 2; }
-	echo "$c"
+# a copy of the tree). _table_mk sets _mk to it without a subshell: these
+# helpers run once per row in loops over every table, so each process they
+# save is saved hundreds of times.
+table_mk() { _table_mk "$1" && echo "$_mk"; }
+_table_mk() {
+	local t
+	_table_file "$1"; t=${_tf//[\/ ]/_}
+	_mk="${BATS_FILE_TMPDIR:-${BATS_TEST_TMPDIR:?}}/table-$t.mk"
+	[ -s "$_mk" ] && [ "$_mk" -nt "$_tf" ] || "$TOP/scripts/rows2mk" "$1" "$_tf" > "$_mk" || { rm -f "$_mk"; return 2; }
 }
 # table_rows LAB: the row ids, in table order.
-table_rows() { local c; c=$(table_mk "$1") && sed -n "s/^$1\\.rows := *//p" "$c"; }
+table_rows() { _table_mk "$1" && sed -n "s/^$1\\.rows := *//p" "$_mk"; }
 # table_cell LAB ROW COLUMN: one cell ("-" cells read as empty).
 table_cell() {
-	local c; c=$(table_mk "$1") || return 2
-	awk -v k="$1.$2.$3 := " 'index($0, k) == 1 { print substr($0, length(k) + 1); found = 1 } END { exit !found }' "$c"
+	_table_mk "$1" || return 2
+	awk -v k="$1.$2.$3 := " 'index($0, k) == 1 { print substr($0, length(k) + 1); found = 1 } END { exit !found }' "$_mk"
 }
-# rows_with LAB KEY REGEX: the rows whose KEY cell matches REGEX.
-rows_with() { local r; for r in $(table_rows "$1"); do table_cell "$1" "$r" "$2" 2>/dev/null | grep -qE -- "$3" && echo "$r"; done; true; }
+# table_column LAB COLUMN: one "ROW<tab>CELL" line per row, in table order
+# (an empty CELL where the row has none): a loop over every row reads the
+# table once, not once per row.
+table_column() {
+	_table_mk "$1" || return 2
+	awk -v rows="$1.rows := " -v pre="$1." -v col=".$2" '
+		index($0, rows) == 1 { n = split(substr($0, length(rows) + 1), r, " ") }
+		{ i = index($0, " := "); if (i) cell[substr($0, 1, i - 1)] = substr($0, i + 4) }
+		END { for (k = 1; k <= n; k++) print r[k] "\t" cell[pre r[k] col] }' "$_mk"
+}
+# rows_with LAB KEY REGEX: the rows whose KEY cell matches REGEX (an
+# extended regular expression, as grep -E reads it).
+rows_with() {
+	local r v
+	while IFS=$'\t' read -r r v; do [ -n "$v" ] && [[ $v =~ $3 ]] && echo "$r"; done < <(table_column "$1" "$2"); true
+}
 # expect_verdict LAB ROW / expect_consumers LAB ROW: the two words of an
 # expect cell ("<verdict> [<who>:<n>,...]").
-expect_verdict()   { table_cell "$1" "$2" expect | awk '{ print $1 }'; }
-expect_consumers() { table_cell "$1" "$2" expect | awk '{ print $2 }'; }
+expect_verdict()   { local v w; v=$(table_cell "$1" "$2" expect) || return 0; read -r w _ <<< "$v"; [ -z "$w" ] || echo "$w"; }
+expect_consumers() { local v w; v=$(table_cell "$1" "$2" expect) || return 0; read -r _ w _ <<< "$v"; echo "$w"; }
 # rows_expecting LAB VERDICT: the ids whose expect cell names that verdict.
-rows_expecting() { local r; for r in $(table_rows "$1"); do [ "$(expect_verdict "$1" "$r")" = "$2" ] && echo "$r"; done; true; }
+rows_expecting() {
+	local r v w
+	while IFS=$'\t' read -r r v; do read -r w _ <<< "$v"; [ "$w" = "$2" ] && echo "$r"; done < <(table_column "$1" expect); true
+}
 
 # run_unprivileged CMD ARGS...: `run` CMD as a user without privileges. A
 # user's run runs it as is. Root runs it as nobody (setpriv), who cannot
