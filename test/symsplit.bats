@@ -528,8 +528,13 @@ print(d["collisions"], " ".join(l["module"] for l in r["libraries"]), r["shared"
     assert_success                                     # flags unknown: both taken RTLD_LOCAL ...
     assert_line --regexp "^LATENT .* reg_count .*if libC.so were opened RTLD_GLOBAL"   # ... and the promotion named
     [[ $stderr == *"2 module(s) taken as dlopens in load (reverse address) order: $t/libC.so:local $t/plugin.so:local"* ]]
+    # one note says which flags it does not know, what it modelled, and who can tell
+    [ "$(grep -c "holds no dlopen flags: 2 dlopened module(s) of unknown flags modelled RTLD_LOCAL.*: $t/libC.so $t/plugin.so; --pid, --trace or --dlopen PATH:global can tell\$" <<<"$stderr")" -eq 1 ]
     run --separate-stderr ss --dlsym user_count --dlopen "$t/libC.so:global" --maps "$m"
     assert_failure 1
+    [[ $stderr == *"holds no dlopen flags: 1 dlopened module(s) of unknown flags modelled RTLD_LOCAL"*": $t/plugin.so; --pid"* ]]
+    run --separate-stderr ss --dlsym user_count --dlopen "$t/libC.so:global" --dlopen "$t/plugin.so" --maps "$m"
+    [[ $stderr != *"holds no dlopen flags"* ]]            # every flag given: nothing assumed
     assert_line --regexp "^SPLIT .* reg_count .*plugin.so depends on libB.so but its reference resolves to libC.so's copy"
 }
 

@@ -8,17 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A module seen loaded: RTLD_LOCAL, unless --dlopen names it (by path, or
- * by file name or SONAME) with its flags. */
+/* A module seen loaded: RTLD_LOCAL (assumed: a maps file holds no dlopen
+ * flags), unless --dlopen names it (by path, or by file name or SONAME)
+ * with its flags. */
 struct dlopen_req dlopen_as_given(const char *path, const char *name, const struct dlopen_req *user, int nuser)
 {
-    struct dlopen_req r = { .path = path, .kind = SC_LOCAL };
+    struct dlopen_req r = { .path = path, .kind = SC_LOCAL, .assumed = 1 };
     const char *pb = strrchr(path, '/');
     for (int u = 0; u < nuser; u++) {
         const char *b = strrchr(user[u].path, '/');
         b = b ? b + 1 : user[u].path;
         if (!strcmp(user[u].path, path) || !strcmp(b, name) || !strcmp(b, pb ? pb + 1 : path))
-            r = (struct dlopen_req){ path, user[u].kind, user[u].deepbind, user[u].lazy, user[u].by };
+            r = (struct dlopen_req){ .path = path, .kind = user[u].kind, .deepbind = user[u].deepbind, .lazy = user[u].lazy, .by = user[u].by };
     }
     return r;
 }

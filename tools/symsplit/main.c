@@ -207,6 +207,17 @@ int main(int argc, char **argv)
         for (int k = 0; k < n; k++)
             fprintf(stderr, " %s%s", mdl[k].path, mdl[k].kind == SC_GLOBAL ? ":global" : ":local");
         fprintf(stderr, "\n");
+        /* a maps file says what was opened, not how: an RTLD_GLOBAL open
+         * modelled RTLD_LOCAL hides every collision and capture it made */
+        int unknown = 0;
+        for (int k = 0; k < n; k++) unknown += mdl[k].assumed;
+        if (unknown) {
+            fprintf(stderr, "symsplit: note: %s holds no dlopen flags: %d dlopened module(s) of unknown flags modelled "
+                            "RTLD_LOCAL (an RTLD_GLOBAL one's collisions and captures are then not seen):", maps, unknown);
+            for (int k = 0; k < n; k++)
+                if (mdl[k].assumed) fprintf(stderr, " %s", mdl[k].path);
+            fprintf(stderr, "; --pid, --trace or --dlopen PATH:global can tell\n");
+        }
         exes[0] = exe;
         nexe = 1;
         dl = mdl;

@@ -161,7 +161,7 @@ struct image {
     const struct dlsyms *dlsyms;      /* what the host looks up on a handle; NULL: not given */
     const struct observed *obs;       /* what the process did (observed.c); NULL: files only */
 };
-struct dlopen_req { const char *path; enum scopekind kind; int deepbind, lazy; const char *by; };   /* by: the caller, NULL the executable */
+struct dlopen_req { const char *path; enum scopekind kind; int deepbind, lazy; const char *by; int assumed; };   /* by: the caller, NULL the executable; assumed: flags not known (a maps file), RTLD_LOCAL modelled */
 /* Builds the image.  Returns 0, or -1 with *err set (malformed file, cycle...). */
 int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, int ndl, char **err);
 int image_dlopen(struct image *im, const struct dlopen_req *r, char **err);   /* one more dlopen, after the rest */
