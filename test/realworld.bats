@@ -111,6 +111,18 @@ needs_cell() { local why; why=$(applies "$1") || skip "$1: $why"; }
 	assert_line --regexp '^COLLISION classic-level\.node -> duckdb\.node: 1 reference\(s\) crossed'
 }
 
+@test "realworld: a version's own node is no shared name: libc and libcrypt both export GLIBC_2.2.5 (an absolute symbol, readelf), the truth counts it for neither" {
+	local c=/lib/x86_64-linux-gnu/libc.so.6 x=/lib/x86_64-linux-gnu/libcrypt.so.1
+	[ -e "$x" ] || skip "no libcrypt.so.1"
+	defines "$c" GLIBC_2.2.5 && defines "$x" GLIBC_2.2.5
+	run /usr/bin/python3 -c 'import importlib.machinery, sys
+t = importlib.machinery.SourceFileLoader("truth", sys.argv[1]).load_module()
+o = t.Objects(sys.argv[2:])
+print(" ".join(str("GLIBC_2.2.5" in o.defs[p]) for p in sys.argv[2:]), "crypt" in o.defs[sys.argv[3]])' "$TOP/realworld/truth" "$c" "$x"
+	assert_success
+	assert_output "False False True"
+}
+
 @test "realworld: agreement says disagree when a symsplit row claims a SPLIT on a name that did not cross" {
 	local t="$BATS_TEST_TMPDIR/fake"
 	cp -r "$RW/node-subset" "$t"
