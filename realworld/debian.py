@@ -110,6 +110,58 @@ def imagemagick():
     yield
 
 
+def pil_mix():
+    """python3-pil, numpy, lxml and pycairo in one process: an image drawn
+    by cairo, converted by PIL through numpy, described in XML."""
+    import cairo
+    import numpy as np
+    from lxml import etree
+    from PIL import Image
+    surf = cairo.ImageSurface(cairo.FORMAT_ARGB32, 16, 16)
+    ctx = cairo.Context(surf)
+    ctx.set_source_rgb(0.8, 0.2, 0)
+    ctx.paint()
+    img = Image.frombuffer('RGBA', (16, 16), bytes(surf.get_data()), 'raw', 'BGRA', 0, 1)
+    arr = np.asarray(img.convert('L'))
+    doc = etree.fromstring(f'<img w="{img.width}" mean="{arr.mean():.0f}"/>'.encode())
+    print(f'cairo {cairo.cairo_version_string()}, pil {img.size}, mean {doc.get("mean")}')
+    yield
+
+
+def crypto_openssl():
+    """python3-cryptography (Rust, on libssl) beside python3-openssl and the
+    standard library's _ssl and _hashlib: a key, a signature, a context."""
+    import hashlib
+    import ssl
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from OpenSSL import crypto
+    key = ec.generate_private_key(ec.SECP256R1())
+    sig = key.sign(b'data', ec.ECDSA(hashes.SHA256()))
+    pk = crypto.PKey()
+    pk.generate_key(crypto.TYPE_RSA, 1024)
+    ctx = ssl.create_default_context()
+    print(f'ec sig {len(sig) > 0}, rsa {pk.bits()}, sha256 {hashlib.sha256(b"a").hexdigest()[:8]}, ssl {ssl.OPENSSL_VERSION_INFO[0]} {ctx.protocol.name}')
+    yield
+
+
+def gst_bad_ugly():
+    """GStreamer with plugins from bad and ugly: x264 to MPEG-TS, a
+    compositor, audio to MP3 (lame) and back."""
+    import gi
+    gi.require_version('Gst', '1.0')
+    from gi.repository import Gst
+    Gst.init(None)
+    for desc in ('videotestsrc num-buffers=3 ! video/x-raw,width=32,height=32 ! compositor ! videoconvert ! x264enc ! mpegtsmux ! fakesink',
+                 'audiotestsrc num-buffers=3 ! audioconvert ! lamemp3enc ! mpegaudioparse ! fakesink'):
+        p = Gst.parse_launch(desc)
+        p.set_state(Gst.State.PLAYING)
+        msg = p.get_bus().timed_pop_filtered(10 * Gst.SECOND, Gst.MessageType.EOS | Gst.MessageType.ERROR)
+        p.set_state(Gst.State.NULL)
+        print(f'{desc.split()[0]}: {msg.type.first_value_nick if msg else "timeout"}')
+    yield
+
+
 CASES = {
     'gtk3-gtk4': gtk3_gtk4(ctypes.RTLD_LOCAL),
     'gtk3-gtk4-global': gtk3_gtk4(ctypes.RTLD_GLOBAL),
@@ -119,6 +171,9 @@ CASES = {
     'lxml': lxml_xslt,
     'gst-plugins': gst_plugins,
     'imagemagick': imagemagick,
+    'pil-mix': pil_mix,
+    'crypto-openssl': crypto_openssl,
+    'gst-bad-ugly': gst_bad_ugly,
 }
 
 

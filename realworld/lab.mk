@@ -15,7 +15,9 @@ RW_SUBSET := $(foreach c,$(RW_CASES),$(if $(filter yes,$(realworld.$c.subset)),$
 # node subset install (already a make test prerequisite).
 RW_DEBS := python3 python3-gi gir1.2-gtk-3.0 gir1.2-gtk-4.0 libgtk-4-1 gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0 \
 	gstreamer1.0-gtk3 gstreamer1.0-plugins-base gstreamer1.0-plugins-good python3-numpy python3-scipy python3-lxml \
-	python3-wand libmagickwand-6.q16-6 nodejs
+	python3-wand libmagickwand-6.q16-6 nodejs python3-pil python3-cairo python3-cryptography python3-openssl \
+	gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly php-cli php-gd php-intl php-xml php-sqlite3 php-curl php-mbstring \
+	libxml-libxml-perl libdbd-sqlite3-perl libjson-xs-perl ruby ruby-nokogiri lua5.4 lua-lpeg lua-cjson
 DEPS_PACKAGES += python3-numpy
 
 $(eval $(call survey_install,realworld,$(RW_SRC)))
@@ -31,11 +33,15 @@ RW_PYTHON := /usr/bin/python3
 RW_NODE_EXE = $(shell command -v $(SURVEY_NODE))
 # rw_cmd CASE: the driver's command line (run-case adds --pause FIFO)
 rw_prefix = $(if $(filter node-subset,$(realworld.$1.driver)),$(SURVEY_B)/subset,$(SURVEY_B)/realworld)
-rw_cmd = $(if $(filter debian,$(realworld.$1.driver)),$(RW_PYTHON) -B $(abspath $(RW_SRC))/debian.py $(realworld.$1.units),$$(RW_NODE_EXE) \
+# script: units are an interpreter and its script in realworld/ (perl, php,
+# ruby, lua: hosts symsplit has no entry-point preset for, --host -)
+rw_script = $(filter script,$(realworld.$1.driver))
+rw_cmd = $(if $(rw_script),$(word 1,$(realworld.$1.units)) $(abspath $(RW_SRC))/$(word 2,$(realworld.$1.units)),$(if $(filter debian,$(realworld.$1.driver)),$(RW_PYTHON) -B $(abspath $(RW_SRC))/debian.py $(realworld.$1.units),$$(RW_NODE_EXE) \
 	$(abspath $(SURVEY_SRC))/coload.js --prefix $(call rw_prefix,$1) --maps $(RW_B)/$1/coload-maps --more $(abspath $(RW_SRC))/addons.js --keep-going \
-	$(if $(realworld.$1.global),--global $(realworld.$1.global)) $(realworld.$1.units))
-rw_host = $(if $(filter debian,$(realworld.$1.driver)),python,node)
-rw_exe = $(if $(filter debian,$(realworld.$1.driver)),$(RW_PYTHON),$$(RW_NODE_EXE))
+	$(if $(realworld.$1.global),--global $(realworld.$1.global)) $(realworld.$1.units)))
+rw_host = $(if $(rw_script),-,$(if $(filter debian,$(realworld.$1.driver)),python,node))
+rw_exe = $(if $(rw_script),$(word 1,$(realworld.$1.units)),$(if $(filter debian,$(realworld.$1.driver)),$(RW_PYTHON),$$(RW_NODE_EXE)))
+rw_driver_src = $(if $(rw_script),$(RW_SRC)/$(word 2,$(realworld.$1.units)))
 rw_install = $(if $(filter debian,$(realworld.$1.driver)),,$(call rw_prefix,$1)/installed)
 
 # One case: run and observe (realworld/run-case) inside survey/private (what
@@ -47,7 +53,7 @@ define rw_case
 $(RW_B)/$1.cmd: FORCE
 	$$(Q)mkdir -p $(RW_B) && printf '%s\n' $(call shq,$(call rw_host,$1) $(call rw_cmd,$1)) > $$@.tmp && \
 		{ cmp -s $$@.tmp $$@ && rm $$@.tmp || mv $$@.tmp $$@; }
-$(RW_B)/$1/done: $(RW_B)/$1.cmd $(call rw_install,$1) $(SYMSPLIT) $(RW_SRC)/run-case $(RW_SRC)/debian.py $(RW_SRC)/addons.js
+$(RW_B)/$1/done: $(RW_B)/$1.cmd $(call rw_install,$1) $(SYMSPLIT) $(RW_SRC)/run-case $(RW_SRC)/debian.py $(RW_SRC)/addons.js $(call rw_driver_src,$1)
 	$$(Q)mkdir -p $(RW_B)/home $(RW_B)/tmp $(RW_B)/xdg && chmod 700 $(RW_B)/xdg
 	$$(Q)echo "realworld: $1"
 	$$(Q)$(SURVEY_SRC)/private $(RW_B)/$1.leftovers -- $(RW_ENV) $(RW_SRC)/run-case --symsplit $(abspath $(SYMSPLIT)) \
