@@ -538,6 +538,17 @@ print(d["collisions"], " ".join(l["module"] for l in r["libraries"]), r["shared"
     assert_line --regexp "^SPLIT .* reg_count .*plugin.so depends on libB.so but its reference resolves to libC.so's copy"
 }
 
+@test "symsplit --trace: the objects a dlmopen namespace holds are named in one note as not read (one namespace is modelled)" {
+    bats_require_minimum_version 1.5.0
+    d=$BUILD/route-b/dlmopen-one-namespace
+    [ -x "$d/app" ] || skip "route-b not built (make route-b)"
+    export TMPDIR=$BATS_TEST_TMPDIR
+    run --separate-stderr ss --trace -- "$d/app" B=newlm B.write A=lm:B A.read
+    assert_success
+    [[ $stderr == *"0 module(s) it dlopened"* ]]         # both plugins went to namespace 1
+    [ "$(grep -c "3 object(s) loaded in 1 dlmopen namespace(s) besides the main one, not read.*: $d/B/plugin.so libc.so.6 $d/A/plugin.so\$" <<<"$stderr")" -eq 1 ]
+}
+
 @test "symsplit: --pid analyses a running process; a missing one is one line, exit 2" {
     bats_require_minimum_version 1.5.0
     sleep 5 & pid=$!

@@ -185,6 +185,12 @@ int main(int argc, char **argv)
         if (tr.nfailed) fprintf(stderr, "; %d dlopen(s) that loaded nothing, not modules:", tr.nfailed);
         for (int k = 0; k < tr.nfailed; k++) fprintf(stderr, " %s", tr.failed[k]);
         fprintf(stderr, "\n");
+        if (tr.nelsewhere) {   /* one namespace is modelled: say what was left out */
+            fprintf(stderr, "symsplit: note: --trace: %d object(s) loaded in %d dlmopen namespace(s) besides the main one, "
+                            "not read (their bindings and copies are not seen; --pid reads every namespace), as the loader names them:", tr.nelsewhere, tr.nns);
+            for (int k = 0; k < tr.nelsewhere; k++) fprintf(stderr, " %s", tr.elsewhere[k]);
+            fprintf(stderr, "\n");
+        }
         exes[0] = tr.exe;
         nexe = 1;
         dl = tdl;

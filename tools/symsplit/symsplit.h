@@ -240,6 +240,8 @@ struct trace {
     struct observed obs;              /* every binding the loader made in CMD's process */
     struct dlopen_req *roots; int nroots;   /* what it dlopened, in order; kind: "add ... to global scope" */
     char **failed; int nfailed;       /* dlopen attempts that loaded nothing (not modules) */
+    char **elsewhere; int nelsewhere; /* objects loaded in other (dlmopen) namespaces: not read */
+    int nns;                          /* how many such namespaces */
 };
 int trace_run(char *const *cmd, struct trace *t, char **err);
 

@@ -62,8 +62,20 @@ static int same_file(const struct attempt *a, const char *path)
     return same;
 }
 
+/* An object loaded in namespace ns > 0 (dlmopen): named, not modelled. */
+static void elsewhere(struct trace *t, const char *path, long ns)
+{
+    for (int k = 0; k < t->nelsewhere; k++)
+        if (!strcmp(t->elsewhere[k], path)) return;
+    t->elsewhere = xrealloc(t->elsewhere, (t->nelsewhere + 1) * sizeof *t->elsewhere);
+    t->elsewhere[t->nelsewhere++] = xstrdup(path);
+    if (ns > t->nns) t->nns = (int)ns;   /* ld.so numbers new namespaces 1, 2, ... */
+}
+
 /* One line of the loader's record (after "PID:\t").  Only the main
- * namespace [0] is read (a dlmopen namespace is another image). */
+ * namespace [0] is read (a dlmopen namespace is another image); the
+ * objects loaded in others are named ("generating link map", the one line
+ * every object loaded gets; a dlmopen has no "dynamically loaded by"). */
 static void line(struct record *r, char *s)
 {
     char *p, *e;
@@ -90,6 +102,10 @@ static void line(struct record *r, char *s)
             if (!r->a[i].path && same_file(&r->a[i], s + 13)) { r->a[i].path = xstrdup(s + 13); return; }
         GROW(r->a, r->n, r->cap);   /* a module already loaded, opened again (RTLD_NOLOAD|RTLD_GLOBAL...) */
         r->a[r->n++] = (struct attempt){ xstrdup(s + 13), xstrdup(s + 13), NULL };
+    } else if (!strncmp(s, "file=", 5) && (e = strstr(s, ";  generating link map")) && e[22] == 0) {
+        *e = 0;
+        long ns = ns_of(s + 5);
+        if (ns > 0) elsewhere(r->t, s + 5, ns);
     } else if (!strncmp(s, "add ", 4) && (e = strstr(s, " to global scope")) && e[16] == 0) {
         *e = 0;   /* LD_DEBUG=scopes: opened (or promoted) RTLD_GLOBAL */
         if (ns_of(s + 4) == 0) strmap_put(&r->global, s + 4, r);
