@@ -373,10 +373,13 @@ check() { printf '%b' "$1" > "$BATS_TEST_TMPDIR/expect"; printf '%b' "$facts" | 
 	mkdir -m 700 "$BATS_TEST_TMPDIR/private"
 	mkdir "$BATS_TEST_TMPDIR/private/src" && cp -R "$top/scripts" "$BATS_TEST_TMPDIR/private/src/"
 	TOP=$BATS_TEST_TMPDIR/private/src
-	ls -d "${TMPDIR:-/tmp}"/split-state-lab-unprivileged.* > "$BATS_TEST_TMPDIR/before" 2>/dev/null || true
-	run_unprivileged "$TOP/scripts/deps" 'no-such-package-xyz|no-such-package-abc'
+	# a TMPDIR of this test's own (nobody can enter bats' 0700 ones), so a
+	# concurrent run's directory is not taken for one this run left
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/split-state-lab-test.XXXXXX") && chmod 755 "$tmp"
+	TMPDIR=$tmp run_unprivileged "$TOP/scripts/deps" 'no-such-package-xyz|no-such-package-abc'
 	TOP=$top
+	left=$(ls -A "$tmp"); rm -rf "$tmp"
 	assert_failure 3
 	assert_output --partial 'deps: missing Debian packages: no-such-package-xyz -- run as root:'
-	ls -d "${TMPDIR:-/tmp}"/split-state-lab-unprivileged.* 2>/dev/null | diff "$BATS_TEST_TMPDIR/before" -
+	assert_equal "$left" ''
 }
