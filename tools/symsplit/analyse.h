@@ -19,6 +19,12 @@ struct finding {
     int observed;            /* the capturing binding was read from the process, not modelled */
     int local;               /* the binder's binding went through a dlopen's local scope */
     int lazy;                /* --pid: the binder's slot for the name is not bound yet */
+    /* sharedstate.c: x's copy of the name is bound by nobody, but x's
+     * function ev_name, bound to x by ev_binder, touches a cell of x's
+     * state (ev_addr, in object ev_state, NULL unnamed) that x's copy of
+     * the name touches too; ev_seen: that binding was observed (1), not (0),
+     * no process (-1) */
+    const char *ev_state; uint64_t ev_addr; int ev_seen;
 };
 /* collide.c: two different libraries exporting the same names (one pair). */
 enum { D_MAJOR = 1, D_NAMES };  /* why different: another version of one base name; another name sharing a part */
@@ -104,4 +110,8 @@ int common_family(struct module *a, struct module *b);
 int different_entities(const struct module *a, const struct def *da, const struct module *b, const struct def *db);
 int proven_state(struct module *m, const struct def *d);
 const char *capture_harmless(const struct image *im, const struct finding *f, char **owned, int *proven);
+/* sharedstate.c: x's copy of a captured function, which nobody binds, and
+ * another function of x that someone binds there share a cell of x's state:
+ * the evidence filled in f (ev_*), and its confidence; -1 when none. */
+int shared_state(const struct image *im, struct finding *f);
 #endif

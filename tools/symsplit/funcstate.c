@@ -111,8 +111,28 @@ void funcstate_free(void *p)
 }
 
 #if defined(__x86_64__)
-/* 1 state, 0 none, -1 unknown; callees pushed on the work list. */
-static int decode(const struct fstate *s, csh h, uint64_t lo, uint64_t hi, uint64_t *work, int *nwork, int depth, int *unknown)
+static void touch(struct touches *t, uint64_t a, int acc)
+{
+    for (int i = 0; i < t->n; i++)
+        if (t->v[i].addr == a) { t->v[i].acc |= acc; return; }
+    t->v = xrealloc(t->v, (t->n + 1) * sizeof *t->v);
+    t->v[t->n++] = (struct touch){ a, acc };
+}
+
+/* What one memory operand does to the cell: read, write, or both when
+ * Capstone does not say, or when only the address is taken (lea: a
+ * callee may write through it). */
+static int access_of(const cs_insn *insn, const cs_x86_op *op)
+{
+    int acc = (op->access & CS_AC_READ ? TOUCH_READ : 0) | (op->access & CS_AC_WRITE ? TOUCH_WRITE : 0);
+    return insn->id == X86_INS_LEA || !acc ? TOUCH_READ | TOUCH_WRITE : acc;
+}
+
+/* 1 state, 0 none, -1 unknown; callees pushed on the work list.  col: every
+ * private-state address touched is recorded there (decoding goes on past
+ * the first one), else the first one ends the decoding. */
+static int decode(const struct fstate *s, csh h, uint64_t lo, uint64_t hi, uint64_t *work, int *nwork, int depth, int *unknown,
+                  struct touches *col)
 {
     const struct range *c = in(s->code, s->ncode, lo);
     if (!c || hi > c->hi) return -1;
@@ -121,20 +141,24 @@ static int decode(const struct fstate *s, csh h, uint64_t lo, uint64_t hi, uint6
     uint64_t addr = lo;
     cs_insn *insn = cs_malloc(h);
     int state = 0;
-    while (!state && cs_disasm_iter(h, &code, &size, &addr, insn)) {
+    while ((col || !state) && cs_disasm_iter(h, &code, &size, &addr, insn)) {
         const cs_x86 *x = &insn->detail->x86;
-        for (int k = 0; k < x->op_count && !state; k++) {
+        for (int k = 0; k < x->op_count && (col || !state); k++) {
             const cs_x86_op *op = &x->operands[k];
             if (op->type == X86_OP_MEM) {
                 if (op->mem.segment == X86_REG_FS) {   /* TLS, except the stack-protector canary */
-                    state = !(op->mem.base == X86_REG_INVALID && op->mem.index == X86_REG_INVALID && op->mem.disp == 0x28);
+                    if (!(op->mem.base == X86_REG_INVALID && op->mem.index == X86_REG_INVALID && op->mem.disp == 0x28))
+                        state = 1;
                     continue;
                 }
                 uint64_t t;
                 if (op->mem.base == X86_REG_RIP) t = insn->address + insn->size + op->mem.disp;
                 else if (op->mem.base == X86_REG_INVALID && op->mem.index == X86_REG_INVALID) t = (uint64_t)op->mem.disp;
                 else continue;
-                if (in(s->priv, s->npriv, t)) state = 1;
+                if (in(s->priv, s->npriv, t)) {
+                    state = 1;
+                    if (col) touch(col, t, access_of(insn, op));
+                }
             } else if (op->type == X86_OP_IMM && (insn->id == X86_INS_CALL || insn->id == X86_INS_JMP)) {
                 uint64_t t = (uint64_t)op->imm;
                 if (t >= lo && t < hi) continue;                        /* a branch inside the function */
@@ -190,7 +214,8 @@ int insn_boundary(struct module *m, uint64_t addr)
 #endif
 }
 
-int function_state(struct module *m, const struct def *d)
+/* The walk behind function_state and function_touches. */
+static int walk(struct module *m, const struct def *d, struct touches *col)
 {
 #if defined(__x86_64__)
     if (d->kind != K_FUNC || !d->size) return -1;
@@ -203,14 +228,14 @@ int function_state(struct module *m, const struct def *d)
     int depthof[MAXFN], nwork = 1, unknown = 0, state = 0;
     work[0] = d->value;
     depthof[0] = 0;
-    for (int i = 0; i < nwork && !state; i++) {
+    for (int i = 0; i < nwork && (col || !state); i++) {
         int seen = 0;
         for (int j = 0; j < i && !seen; j++) seen = work[j] == work[i];
         if (seen) continue;
         const struct range *f = fn_at(s, work[i]);
         uint64_t hi = f ? f->hi : work[i] + d->size;
         int before = nwork;
-        int r = decode(s, h, work[i], hi, work, &nwork, i ? depthof[i] : 0, &unknown);
+        int r = decode(s, h, work[i], hi, work, &nwork, i ? depthof[i] : 0, &unknown, col);
         for (int j = before; j < nwork; j++) depthof[j] = depthof[i] + 1;
         if (r < 0) unknown = 1;
         if (r > 0) state = 1;
@@ -218,7 +243,19 @@ int function_state(struct module *m, const struct def *d)
     cs_close(&h);
     return state ? 1 : unknown ? -1 : 0;
 #else
-    (void)m; (void)d;
+    (void)m; (void)d; (void)col;
     return -1;
 #endif
+}
+
+int function_state(struct module *m, const struct def *d) { return walk(m, d, NULL); }
+
+/* Which state: every private-state address the function and its callees
+ * touch, with how.  A partial set (a callee without bounds) still names
+ * cells the code really touches; only their absence proves nothing. */
+int function_touches(struct module *m, const struct def *d, struct touches *t)
+{
+    t->v = NULL;
+    t->n = 0;
+    return walk(m, d, t);
 }

@@ -59,6 +59,22 @@ static void captured(char **s, const struct image *im, const char *name, const s
     }
 }
 
+/* The live side when it is another name sharing x's state (sharedstate.c). */
+static void shared_words(char **s, const struct image *im, const char *name, const struct finding *f)
+{
+    const char *x = mname(im, f->x), *y = mname(im, f->target);
+    char *cell = f->ev_state ? xasprintf("%s", f->ev_state)
+                             : xasprintf("the cell at 0x%llx (no .symtab names it: it may be a lock or flag every function of %s touches)",
+                                         (unsigned long long)f->ev_addr, x);
+    cat(s, "; %s's copy of %s is bound by nobody, but its state stays in use: %s's reference to ", x, name, mname(im, f->ev_binder));
+    cat(s, "%s resolves to %s's %s", f->ev_name, x, f->ev_name);
+    if (f->ev_seen >= 0) cat(s, " (%s)", f->ev_seen ? "observed" : "modelled", "", "");
+    cat(s, ", and %s's %s and its copy of %s", x, f->ev_name, name);
+    cat(s, " share %s (per disassembly: one writes it, the other reads it): state written through %s's %s", cell, y, name);
+    cat(s, " is read through %s's %s, which nobody wrote%s", x, f->ev_name, "");
+    free(cell);
+}
+
 /* The live side: why the copy it was linked against is still in use. */
 static void alive_because(char **s, const struct image *im, const char *name, const struct finding *f)
 {
@@ -74,6 +90,7 @@ static void alive_because(char **s, const struct image *im, const char *name, co
         free(sy);
         return;
     }
+    if (f->ev_addr) { shared_words(s, im, name, f); return; }
     cat(s, "; while %s's copy stays in use: %s%s", x, "", "");
     switch (f->ev_how) {
     case H_SYMBOLIC: cat(s, "%s is linked -Bsymbolic (DF_SYMBOLIC), its references bind its own %s%s", x, nm, ""); break;
@@ -182,6 +199,13 @@ static void print_capture(struct report *r, const struct image *im, const struct
                             jb, jy, how_name[f->how], jx, f->ev_how < 0 ? "collision" : how_name[f->ev_how],
                             !im->obs ? "" : f->observed ? ",\"observed\":true" : ",\"observed\":false",
                             jp ? ",\"promoted\":" : "", jp ? jp : "");
+    if (f->ev_addr) {   /* the state the two names share */
+        char *jg = json_str(f->ev_name), *js = f->ev_state ? json_str(f->ev_state) : xstrdup("null");
+        char *t = xasprintf("%s,\"shared_state\":{\"through\":%s,\"object\":%s,\"address\":\"0x%llx\"}", extra, jg, js,
+                            (unsigned long long)f->ev_addr);
+        free(jg); free(js); free(extra);
+        extra = t;
+    }
     row(r, im, it, f->conf, why, extra);
     free(jb); free(jy); free(jx); free(jp); free(extra); free(why);
 }

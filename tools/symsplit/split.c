@@ -187,6 +187,8 @@ static int capture(struct ctx *c, const struct group *gr, struct finding *out)
 {
     const struct image *im = c->im;
     int found = 0;
+    int sx = -1, sxd = -1, sy = -1, syd = -1, sconf = -1;   /* the last shared_state question and answer */
+    struct finding sf;
     for (int i = 0; i < gr->n; i++) {
         const struct binding *b = &gr->b[i];
         /* a module's own hidden copy (.symtab) also captures it, from the
@@ -211,7 +213,7 @@ static int capture(struct ctx *c, const struct group *gr, struct finding *out)
             int diff = different_entities(X, &X->defs[xd], Y, yd);
             /* a hidden namesake with other code is not a copy of the interposing definition */
             if (diff && X->defs[xd].hidden_vis) continue;
-            struct finding f = { b->binder, b->target, b->def, b->how, x, xd, 0, 0, 0, NULL, diff, 0, 0, 0 };
+            struct finding f = { b->binder, b->target, b->def, b->how, x, xd, 0, 0, 0, NULL, diff, 0, 0, 0, NULL, 0, -1 };
             f.local = im->mods[b->binder].scope >= 0 && !image_in_global(im, b->target);
             /* the record names the reference's version; an unversioned reference may bind a versioned definition */
             f.observed = b->how == H_LOOKUP && (observed_module(im, b->binder, gr->name, vname(Y, yd)) == b->target ||
@@ -232,6 +234,21 @@ static int capture(struct ctx *c, const struct group *gr, struct finding *out)
             /* a collision needs no live copy: code built for X's entity now
              * works on Y's, a binding the loader made (certain) */
             if (diff) { f.conf = C_CERTAIN; f.ev_how = -1; f.ev_name = NULL; }
+            /* nobody binds x's copy of the name, but x's copy of its state
+             * may be in use through another name (sharedstate.c); asked
+             * once per pair of copies */
+            if (f.conf < 0 && !name_only) {
+                if (sx != x || sxd != xd || sy != b->target || syd != b->def) {
+                    sx = x; sxd = xd; sy = b->target; syd = b->def;
+                    sf = f;
+                    sconf = shared_state(im, &sf);
+                }
+                if (sconf >= 0) {
+                    f.conf = sconf;
+                    f.ev_how = sf.ev_how; f.ev_binder = sf.ev_binder; f.ev_name = sf.ev_name;
+                    f.ev_state = sf.ev_state; f.ev_addr = sf.ev_addr; f.ev_seen = sf.ev_seen;
+                }
+            }
             if (f.conf < 0) continue;
             /* best evidence first; of two as good, the one the process showed */
             if (!found || f.conf < out->conf || (f.conf == out->conf && f.observed && !out->observed)) { *out = f; found = 1; }

@@ -114,12 +114,18 @@ int parse_versions(struct module *m, void *elf, void *scn, int need);   /* 0, or
 /* ---- symtab.c ---- */
 void module_symtab(struct module *m, void *elf, int *dcap);
 int symtab_shares(const struct module *o, const struct module *h, const char *except);
+const char *symtab_object_at(const struct module *m, uint64_t a, int *has);   /* the object holding a, or NULL */
 
 /* ---- calls.c ---- */
 int calls_itself(struct module *m, int defidx);   /* 1: code calls this own export directly */
 
 /* ---- funcstate.c ---- */
 int function_state(struct module *m, const struct def *d);  /* 1 own state, 0 none, -1 unknown */
+enum { TOUCH_READ = 1, TOUCH_WRITE = 2 };
+struct touches { struct touch { uint64_t addr; int acc; } *v; int n; };   /* acc: TOUCH_* */
+/* The private-state cells (addresses in its writable sections) it touches;
+ * returns as function_state does (t->v malloc'd, the caller frees it). */
+int function_touches(struct module *m, const struct def *d, struct touches *t);
 void funcstate_free(void *fstate);
 
 int insn_boundary(struct module *m, uint64_t addr);          /* 1 yes, 0 no, -1 unknown */

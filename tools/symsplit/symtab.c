@@ -111,3 +111,27 @@ int symtab_shares(const struct module *o, const struct module *h, const char *ex
     }
     return 0;
 }
+
+/* The data object of m's .symtab that holds address a (its name), or NULL;
+ * *has: m has a .symtab at all (without one, a cell has no name). */
+const char *symtab_object_at(const struct module *m, uint64_t a, int *has)
+{
+    Elf *e = m->elf;
+    Elf_Scn *scn = NULL;
+    GElf_Shdr sh;
+    while ((scn = elf_nextscn(e, scn)))
+        if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB) break;
+    Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+    *has = d != NULL;
+    if (!d) return NULL;
+    size_t n = d->d_size / gelf_fsize(e, ELF_T_SYM, 1, EV_CURRENT);
+    for (size_t i = 1; i < n; i++) {
+        GElf_Sym s;
+        if (!gelf_getsym(d, i, &s) || GELF_ST_TYPE(s.st_info) != STT_OBJECT || s.st_shndx == SHN_UNDEF ||
+            s.st_shndx >= SHN_LORESERVE || a < s.st_value || a >= s.st_value + (s.st_size ? s.st_size : 1))
+            continue;
+        const char *name = elf_strptr(e, sh.sh_link, s.st_name);
+        if (name && *name) return name;
+    }
+    return NULL;
+}
