@@ -32,6 +32,48 @@ truth() { timeout -k 2 10 "$FX/$1/app" > /dev/null 2>&1; }
     assert_line --regexp "^SPLIT +med +reg_count +.*app carries its own copy of reg_count.*libreg.so is probably self-binding: its code calls its own reg_add directly.*\[confidence: likely\]"
 }
 
+# the program with the archive copy and without it: 1 when they print different things
+two_copies_differ() {
+    local a b
+    a=$(timeout -k 2 10 "$FX/$1/app") && b=$(timeout -k 2 10 "$FX/$1/app-one") || return 2
+    [ "$a" != "$b" ]
+}
+
+@test "symsplit: two exports sharing one private table, one interposed by the exe's archive copy, is SPLIT (issue 23)" {
+    run two_copies_differ split-shared-table
+    assert_success
+    run ss "$FX/split-shared-table/app"
+    assert_failure 1
+    assert_line --regexp "^SPLIT +med +tab_put +.*app carries its own copy of tab_put.*libtab.so's copy of tab_put is bound by nobody.*app's reference to tab_get resolves to libtab.so's tab_get.* share shared_table .*\[confidence: likely\]"
+    run ss --json "$FX/split-shared-table/app"
+    assert_output --regexp '"shared_state":\{"through":"tab_get","object":"shared_table","address":"0x[0-9a-f]+"\}'
+}
+
+@test "symsplit: --trace marks the binding of the other name observed in the shared-table split" {
+    run ss --trace -- "$FX/split-shared-table/app"
+    assert_failure 1
+    assert_line --regexp "^SPLIT +med +tab_put +.*resolves to libtab.so's tab_get \(observed\).* share shared_table "
+}
+
+@test "symsplit: two exports touching different private tables, one interposed, is no row (near miss)" {
+    run two_copies_differ ok-shared-near
+    assert_failure 1
+    run ss --info "$FX/ok-shared-near/app"
+    assert_success
+    refute_line --partial "tab_put"
+}
+
+@test "symsplit: the shared-table split in a stripped library is MAYBE only (a cell without a name is no proof)" {
+    local t=$BATS_TEST_TMPDIR/stripped
+    cp -r "$FX/split-shared-table" "$t"
+    strip --strip-all "$t/libtab.so"
+    run ss "$t/app"
+    assert_success
+    refute_line --regexp "^SPLIT"
+    run ss --info "$t/app"
+    assert_line --regexp "^MAYBE .* tab_put .*share the cell at 0x[0-9a-f]+ \(no .symtab names it.*\[confidence: possible\]"
+}
+
 @test "symsplit: a captured function that touches no state is INFO, though its library has state elsewhere" {
     run truth ok-stateless-fn
     assert_success
