@@ -49,6 +49,16 @@ teardown() {
     wait "$LIVE_JOB" 2> /dev/null || true
 }
 
+@test "symsplit --pid: two exports on one private table (one interposed by the exe's archive copy): SPLIT, the other name's binding observed" {
+    bats_require_minimum_version 1.5.0
+    t=$FX/split-shared-table
+    live_start "$t/app"
+    ss_live
+    [ "$(head -n 1 "$LIVE_OUT")" != "$(timeout 10 "$t/app-one")" ]   # the process split: tab_get did not read what tab_put wrote
+    assert_failure 1
+    assert_line --regexp "^SPLIT +med +tab_put .*app's reference to tab_get resolves to libtab.so's tab_get \(observed\).* share shared_table "
+}
+
 @test "symsplit --pid: a split the process holds is SPLIT observed, where its mapped files alone model none" {
     bats_require_minimum_version 1.5.0
     t=$FX/timeline
