@@ -79,21 +79,27 @@ def lxml_xslt():
     yield
 
 
-def gst_plugins():
-    """GStreamer with several plugins (core, base, good): video to JPEG and
-    back to PNG, audio to Vorbis in Ogg."""
+def gst_pipelines(*pipelines):
+    """GStreamer (python3-gi) runs each pipeline to its end and prints how it
+    ended (eos, error, timeout)."""
     import gi
     gi.require_version('Gst', '1.0')
     from gi.repository import Gst
     Gst.init(None)
-    for desc in ('videotestsrc num-buffers=3 ! videoconvert ! videoscale ! video/x-raw,width=32,height=32 ! jpegenc ! jpegdec ! videoconvert ! pngenc ! fakesink',
-                 'audiotestsrc num-buffers=3 ! audioconvert ! vorbisenc ! oggmux ! fakesink'):
+    for desc in pipelines:
         p = Gst.parse_launch(desc)
         p.set_state(Gst.State.PLAYING)
         msg = p.get_bus().timed_pop_filtered(10 * Gst.SECOND, Gst.MessageType.EOS | Gst.MessageType.ERROR)
         p.set_state(Gst.State.NULL)
         print(f'{desc.split()[0]}: {msg.type.first_value_nick if msg else "timeout"}')
     yield
+
+
+def gst_plugins():
+    """GStreamer with several plugins (core, base, good): video to JPEG and
+    back to PNG, audio to Vorbis in Ogg."""
+    yield from gst_pipelines('videotestsrc num-buffers=3 ! videoconvert ! videoscale ! video/x-raw,width=32,height=32 ! jpegenc ! jpegdec ! videoconvert ! pngenc ! fakesink',
+                             'audiotestsrc num-buffers=3 ! audioconvert ! vorbisenc ! oggmux ! fakesink')
 
 
 def imagemagick():
@@ -148,18 +154,8 @@ def crypto_openssl():
 def gst_bad_ugly():
     """GStreamer with plugins from bad and ugly: x264 to MPEG-TS, a
     compositor, audio to MP3 (lame) and back."""
-    import gi
-    gi.require_version('Gst', '1.0')
-    from gi.repository import Gst
-    Gst.init(None)
-    for desc in ('videotestsrc num-buffers=3 ! video/x-raw,width=32,height=32 ! compositor ! videoconvert ! x264enc ! mpegtsmux ! fakesink',
-                 'audiotestsrc num-buffers=3 ! audioconvert ! lamemp3enc ! mpegaudioparse ! fakesink'):
-        p = Gst.parse_launch(desc)
-        p.set_state(Gst.State.PLAYING)
-        msg = p.get_bus().timed_pop_filtered(10 * Gst.SECOND, Gst.MessageType.EOS | Gst.MessageType.ERROR)
-        p.set_state(Gst.State.NULL)
-        print(f'{desc.split()[0]}: {msg.type.first_value_nick if msg else "timeout"}')
-    yield
+    yield from gst_pipelines('videotestsrc num-buffers=3 ! video/x-raw,width=32,height=32 ! compositor ! videoconvert ! x264enc ! mpegtsmux ! fakesink',
+                             'audiotestsrc num-buffers=3 ! audioconvert ! lamemp3enc ! mpegaudioparse ! fakesink')
 
 
 CASES = {
