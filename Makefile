@@ -165,7 +165,6 @@ into_target = > $@.tmp && mv -f $@.tmp $@
 # link is what lets ccache share the compile between toolchains.
 define compiled_rule
 $1: $2 $4
-	@mkdir -p $$(@D)
 	$$(Q)$$(COMPILE) $3 -c -o $$@ $$<
 endef
 compiled_objs :=

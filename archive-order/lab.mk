@@ -69,19 +69,15 @@ OBJCOPY ?= objcopy
 # once per stack (default, hidden) in $(AO)/objs/<stack>/, under the name
 # the archives show for the member (nm, the linker's trace); app.o once.
 $(AO)/objs/app.o: $(AO_SRC)/app.c $(AO_TABLE_DEPS)
-	@mkdir -p $(@D)
 	$(Q)$(COMPILE) $(BASE_CFLAGS) $(EXE_PIE_CFLAGS) -c $< -o $@
 # app.o in the row's directory (a hard link): the link's record and its
 # picture name the row's own files.
 $(AO)/%/app.o: $(AO)/objs/app.o
-	@mkdir -p $(@D)
-	$(Q)ln -f $< $@
+	$(Q)mkdir -p $(@D) && ln -f $< $@
 define ao_stack_rules
 $(AO)/objs/%/$1_open.o: $(AO_SRC)/stack_open.c $(AO_HDR) $(AO_TABLE_DEPS)
-	@mkdir -p $$(@D)
 	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) $$(ao_stack.$$*) $$(ao_stack.$$*.$1) -DVX_STACK=$1 -c $$< -o $$@
 $(AO)/objs/%/$1_abi.o: $(AO_SRC)/stack_abi.c $(AO_HDR) $(AO_TABLE_DEPS)
-	@mkdir -p $$(@D)
 	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) $$(ao_stack.$$*) $$(ao_stack.$$*.$1) -DVX_STACK=$1 -c $$< -o $$@
 # layout one: the stack's two objects merged into one member.
 $(AO)/objs/%/$1_stack.o: $(AO)/objs/%/$1_open.o $(AO)/objs/%/$1_abi.o
@@ -90,7 +86,6 @@ endef
 $(foreach s,vendor bundled,$(eval $(call ao_stack_rules,$s)))
 define ao_collective_rules
 $(AO)/objs/%/$1.o: $(AO_SRC)/collective.c $(AO_HDR) $(AO_TABLE_DEPS)
-	@mkdir -p $$(@D)
 	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) -DVX_WHO=$1 -DVX_STACK=$(ao_stack_of.$1) -c $$< -o $$@
 # layout vendored: the collective and its whole stack in one member.
 $(AO)/objs/%/$1_vendored.o: $(AO)/objs/%/$1.o $(AO)/objs/%/$(ao_stack_of.$1)_open.o $(AO)/objs/%/$(ao_stack_of.$1)_abi.o

@@ -41,10 +41,8 @@ le_rows = $(foreach r,$(loader-errors.rows),$(if $(filter $1,$(loader-errors.$r.
 # (release 1: LIB_1.0 only; or release 2), found by app's RUNPATH $ORIGIN/lib.
 define le_vers
 $(LE)/$1/build/libv.so.1: $(call le_obj,$(LE_SRC)/vers.c,so,LIBV_2) $(LE_SRC)/vers-2.map $(LE_TABLE)
-	@mkdir -p $$(@D)
 	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libv.so.1 -Wl,--version-script=$(LE_SRC)/vers-2.map $$(LINK_NOW) -o $$@ $$<
 $(LE)/$1/lib/libv.so.1: $(call le_obj,$(LE_SRC)/vers.c,so,$(if $(filter 2,$2),LIBV_2)) $(LE_SRC)/vers-$2.map $(LE_TABLE)
-	@mkdir -p $$(@D)
 	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libv.so.1 -Wl,--version-script=$(LE_SRC)/vers-$2.map $$(LINK_NOW) -o $$@ $$<
 $(LE)/$1/app: $(call le_obj,$(LE_SRC)/vers_app.c,exe) $(LE)/$1/build/libv.so.1 $(LE)/$1/lib/libv.so.1
 	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/build -l:libv.so.1 $$(call le_runpath,/lib) $$(LINK_NOW)
@@ -65,7 +63,6 @@ $(foreach r,$(call le_rows,vers-new),$(eval $(call le_vers,$r,2)))
 #   host: the same source rebuilt with the host's headers and libc.
 define le_next
 $(LE)/$1/next_app.o: $(LE_SRC)/next_app.c $(LE_SRC)/called.h $(LE_TABLE)
-	@mkdir -p $$(@D)
 	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) -DNEXT_LIBC_HEADERS -c -o $$@ $$<
 $(LE)/$1/stub/libc.so.6: $(LE)/$1/next_app.o $(LE)/host-glibc.txt $(LE_SRC)/stub-libc
 	@mkdir -p $$(@D)
@@ -100,7 +97,6 @@ endef
 $(foreach r,$(call le_rows,next-patchelf),$(eval $(call le_patchelf,$r)))
 define le_host
 $(LE)/$1/app: $(call le_obj,$(LE_SRC)/next_app.c,exe) $(LE_TABLE)
-	@mkdir -p $$(@D)
 	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< $$(LINK_NOW)
 endef
 $(foreach r,$(call le_rows,host),$(eval $(call le_host,$r)))
@@ -121,10 +117,8 @@ $(LE)/%/libc-shim.so: $(call le_obj,$(LE_SRC)/shim.c,so) $(LE)/%/shim.map
 # says -L. -lmath (NEEDED libmath.so). Both carry RUNPATH $ORIGIN.
 define le_slash
 $(LE)/$1/libmath.so: $(call le_obj,$(LE_SRC)/math.c,so) $(LE_TABLE)
-	@mkdir -p $$(@D)
 	$$(Q)$$(LE_CC) $$(LE_SO) $$(LINK_NOW) -o $$@ $$<
 $(LE)/$1/math_app.o: $(LE_SRC)/math_app.c $(LE_SRC)/called.h $(LE_TABLE)
-	@mkdir -p $$(@D)
 	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) -c -o $$@ $$<
 $(LE)/$1/app: $(LE)/$1/math_app.o $(LE)/$1/libmath.so
 	$$(Q)cd $$(@D) && $$(CC) $$(LDFLAG_FUSE) $$(EXE_PIE_LDFLAGS) -Wl,--no-as-needed -o app math_app.o $2 $$(call le_runpath,) $$(LINK_NOW)
@@ -138,7 +132,6 @@ $(foreach r,$(call le_rows,slash-fix),$(eval $(call le_slash,$r,-L. -lmath)))
 # link the way ldconfig makes it (-n: only this directory, no cache).
 define le_devname
 $(LE)/$1/lib/libaccel.so: $(call le_obj,$(LE_SRC)/accel.c,so) $(LE_TABLE)
-	@mkdir -p $$(@D)
 	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libaccel.so.1 $$(LINK_NOW) -o $$@ $$<
 $(LE)/$1/app: $(call le_obj,$(LE_SRC)/accel_app.c,exe) $(LE)/$1/lib/libaccel.so
 	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/lib -laccel $$(call le_runpath,/lib) $$(LINK_NOW)
@@ -154,7 +147,6 @@ $(LE)/%/lib/libaccel.so.1: $(LE)/%/lib/libaccel.so
 # cache (run spec ldconf:).
 define le_outside
 $(LE)/$1/wsl/lib/libaccel.so.1: $(call le_obj,$(LE_SRC)/accel.c,so) $(LE_TABLE)
-	@mkdir -p $$(@D)
 	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libaccel.so.1 $$(LINK_NOW) -o $$@ $$<
 $(LE)/$1/app: $(call le_obj,$(LE_SRC)/accel_app.c,exe) $(LE)/$1/wsl/lib/libaccel.so.1
 	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/wsl/lib -l:libaccel.so.1 $2 $$(LINK_NOW)
@@ -183,7 +175,6 @@ $(foreach r,$(call le_rows,outside-runpath),$(eval $(call le_outside,$r,$$(call 
 # (outer-fix). -rpath-link lets the linker check libouter.so's imports.
 define le_outer
 $(LE)/$1/lib/libinner.so: $(call le_obj,$(LE_SRC)/inner.c,so) $(LE_TABLE)
-	@mkdir -p $$(@D)
 	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libinner.so $$(LINK_NOW) -o $$@ $$<
 $(LE)/$1/lib/libouter.so: $(call le_obj,$(LE_SRC)/outer.c,so) $(LE)/$1/lib/libinner.so
 	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libouter.so -o $$@ $$< -L$$(@D) -linner $2 $$(LINK_NOW)
@@ -201,10 +192,8 @@ le_app_rpath = -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/lib:$$ORIGIN/plug'
 le_app_runpath = -Wl,--enable-new-dtags,-rpath,'$$ORIGIN/lib:$$ORIGIN/plug'
 define le_dlcaller
 $(LE)/$1/plug/libplug.so: $(LE_SRC)/plug.c $(LE_TABLE)
-	@mkdir -p $$(@D)
 	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libplug.so $$(LINK_NOW) -o $$@ $$<
 $(LE)/$1/lib/libcaller.so: $(LE_SRC)/caller.c $(LE_TABLE)
-	@mkdir -p $$(@D)
 	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libcaller.so $3 $$(LINK_NOW) -o $$@ $$<
 # dlopens: the run-time dlopen the image makes, as symsplit's --dlopen takes it
 # (test/symsplit.bats): a file of the row, so the name is written once, here
@@ -223,7 +212,6 @@ $(foreach r,$(call le_rows,dlcaller-rpath-lib-runpath),$(eval $(call le_dlcaller
 # got_target() in libgot.so through the PLT. app is app-lazy.
 define le_gotwatch
 $(LE)/$1/libgot.so: $(call le_obj,$(LE_SRC)/got_target.c,so) $(LE_TABLE)
-	@mkdir -p $$(@D)
 	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libgot.so -o $$@ $$<
 $(LE)/$1/app-%: $(call le_obj,$(LE_SRC)/got_watch.c,exe) $(LE)/$1/libgot.so
 	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D) -lgot $$(call le_runpath,) -Wl,-z,$$* -Wl,-z,relro

@@ -40,30 +40,22 @@ verbs_host_ldflags = $(if $($1.$2.host),-Wl$(comma)--export-dynamic-symbol=host_
 # with the row's link flags; everything depends on the table.
 define verbs_scenario
 $(B)/$1/%/so/verbs_copy.o: $(VERBS_SRC)/verbs_copy.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
-	@mkdir -p $$(@D)
 	$$(Q)$$(COMPILE) $$(call verbs_so_cflags,$1,$$*) -DVX_COPY=SHARED -c $$< -o $$@
 $(B)/$1/%/so/provider_ctor.o: $(VERBS_SRC)/provider_ctor.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
-	@mkdir -p $$(@D)
 	$$(Q)$$(COMPILE) $$(call verbs_so_cflags,$1,$$*) -DVX_COPY=SHARED -c $$< -o $$@
 $(B)/$1/%/so-dropin/verbs_copy.o: $(VERBS_SRC)/verbs_copy.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
-	@mkdir -p $$(@D)
 	$$(Q)$$(COMPILE) $$(call verbs_so_cflags,$1,$$*) $$(call verbs_vis,$$($1.$$*.dropin)) -DVX_COPY=SHARED -c $$< -o $$@
 $(B)/$1/%/so-dropin/provider_ctor.o: $(VERBS_SRC)/provider_ctor.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
-	@mkdir -p $$(@D)
 	$$(Q)$$(COMPILE) $$(call verbs_so_cflags,$1,$$*) $$(call verbs_vis,$$($1.$$*.dropin)) -DVX_COPY=SHARED -c $$< -o $$@
 $(B)/$1/%/collective.o: $(VERBS_SRC)/collective.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
-	@mkdir -p $$(@D)
 	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(PIC_CFLAGS) -I$(VERBS_SRC) -c $$< -o $$@
 $(B)/$1/%/verbs_static.o: $(VERBS_SRC)/verbs_copy.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
-	@mkdir -p $$(@D)
 	$$(Q)$$(COMPILE) $$(call verbs_exe_cflags,$1,$$*) -DVX_COPY=STATIC -c $$< -o $$@
 $(B)/$1/%/provider_static.o: $(VERBS_SRC)/provider_ctor.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
-	@mkdir -p $$(@D)
 	$$(Q)$$(COMPILE) $$(call verbs_exe_cflags,$1,$$*) -DVX_COPY=STATIC -c $$< -o $$@
 # rename=<prefix>: app.o's calls get the archive copy's new names from the
 # same map, or they would miss the renamed member and bind to the .so.
 $(B)/$1/%/app.o: $(VERBS_SRC)/app.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
-	@mkdir -p $$(@D)
 	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(call verbs_pie,$1,$$*) -I$(VERBS_SRC) -c $$< -o $$@ \
 		$$(if $$($1.$$*.rename),&& $$(OBJCOPY) --redefine-syms=$$(@D)/rename.map $$@)
 
@@ -79,7 +71,6 @@ $(B)/$1/%/libverbs_shared.so: $(B)/$1/%/so/verbs_copy.o $(B)/$1/%/so/provider_ct
 		$$(if $$(filter exe,$$($1.$$*.ctor)),,$$(@D)/$$(call verbs_so_objdir,$1,$$*)/provider_ctor.o) \
 		$$(if $$($1.$$*.so-map),-Wl$$(comma)--version-script=$$($1.$$*.so-map)) $$($1.$$*.so-ldflags) $$(LINK_NOW)
 $(B)/$1/%/linktime/libverbs_shared.so: $(B)/$1/%/so/verbs_copy.o $(B)/$1/%/so/provider_ctor.o
-	@mkdir -p $$(@D)
 	$$(Q)$$(CC) $$(LDFLAG_FUSE) -shared -Wl,-soname,libverbs_shared.so -o $$@ $$< \
 		$$(if $$(filter exe,$$($1.$$*.ctor)),,$$(<D)/provider_ctor.o) \
 		$$(if $$($1.$$*.so-map),-Wl$$(comma)--version-script=$$($1.$$*.so-map)) $$($1.$$*.so-ldflags) $$(LINK_NOW)
@@ -116,8 +107,7 @@ sp1 := $() $()
 verbs_first = $(firstword $(foreach r,$($1.rows),$(if $(filter $(call $2,$1,$3),$(call $2,$1,$r)),$r)))
 define verbs_shared_link
 $(B)/$1/$2/$3: $(B)/$1/$4/$3
-	@mkdir -p $$(@D)
-	$$(Q)ln -f $$< $$@
+	$$(Q)mkdir -p $$(@D) && ln -f $$< $$@
 endef
 verbs_share = $(foreach r,$($1.rows),\
 	$(if $(filter-out $r,$(call verbs_first,$1,verbs_so_key,$r)),$(eval $(call verbs_shared_link,$1,$r,libverbs_shared.so,$(call verbs_first,$1,verbs_so_key,$r)))) \

@@ -46,7 +46,6 @@ RB_RT := $(RB_SRC)/rt.c $(RB_SRC)/rt.h
 RB_HOST := $(addprefix $(RB_SRC)/,host.c host_facts.c plt_slot.c host.h plt_slot.h)
 RB_HOST_OBJS := $(foreach s,$(filter %.c,$(RB_HOST)),$(call rb_obj,$s,,pie))
 $(RB)/host: $(RB_HOST_OBJS) $(RB_TABLE)
-	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAG_FUSE) $(BASE_CFLAGS) $(EXE_PIE_LDFLAGS) -o $@ $(filter %.o,$^) -ldl $(LINK_NOW)
 $(RB)/%/app: $(RB)/host
 	@mkdir -p $(@D)
@@ -54,7 +53,6 @@ $(RB)/%/app: $(RB)/host
 
 define rb_host
 $(RB)/$1/app: $(RB_HOST_OBJS) $(call rb_obj,$(RB_SRC)/rt.c,RT_COPY=H,pie)
-	@mkdir -p $$(@D)
 	$$(Q)$$(CC) $$(LDFLAG_FUSE) $$(BASE_CFLAGS) $$(EXE_PIE_LDFLAGS) -o $$@ $$(filter %.o,$$^) -ldl \
 		-Wl,--export-dynamic-symbol=rt_register,--export-dynamic-symbol=rt_get_list $$(LINK_NOW)
 endef
@@ -63,7 +61,6 @@ endef
 # (copy MOD, default visibility, exported), plus EXTRA sources (the guard).
 define rb_vendored
 $(RB)/$1/$2/plugin.so: $(foreach s,$(RB_SRC)/plugin.c $(RB_SRC)/rt.c $3,$(call rb_obj,$s,RT_COPY=$2 RT_OWN=$2 PLUGIN=$2)) $(RB_TABLE)
-	@mkdir -p $$(@D)
 	$$(Q)$$(RB_SO) -o $$@ $$(filter %.o,$$^) $$(LINK_NOW)
 $(RB)/$1/app: $(RB)/$1/$2/plugin.so
 endef
@@ -74,23 +71,20 @@ endef
 # hashed and torch layouts ship the same copies).
 define rb_rt_rule
 $(RB)/runtimes/$1/librt.so.1: $(call rb_obj,$(RB_SRC)/rt.c,RT_COPY=$1) $(RB_TABLE)
-	@mkdir -p $$(@D)
 	$$(Q)$$(RB_SO) -Wl,-soname,librt.so.1 -o $$@ $$< $$(LINK_NOW)
 endef
 rb_rts :=
 rb_rt = $(if $(filter $1,$(rb_rts)),,$(eval rb_rts += $1)$(eval $(call rb_rt_rule,$1)))$(RB)/runtimes/$1/librt.so.1
 define rb_runtime
 $(RB)/$1/$2/librt.so.1: $(call rb_rt,$3)
-	@mkdir -p $$(@D)
-	$$(Q)ln -f $$< $$@
+	$$(Q)mkdir -p $$(@D) && ln -f $$< $$@
 endef
 # rb_same DIR,MOD,FROM: layout DIR's MOD is layout FROM's, hard-linked: its
 # plugin.so, or (rb_same_graft) its grafted runtime, the name file and the
 # stage it was grafted from. torch-lazy differs from torch only in B's plugin.
 define rb_same
 $(RB)/$1/$2/plugin.so: $(RB)/$3/$2/plugin.so
-	@mkdir -p $$(@D)
-	$$(Q)ln -f $$< $$@
+	$$(Q)mkdir -p $$(@D) && ln -f $$< $$@
 $(RB)/$1/app: $(RB)/$1/$2/plugin.so
 endef
 define rb_same_graft
@@ -115,7 +109,6 @@ endef
 # the name of the copy built there (RT_OWN: the copy the plugin ships).
 define rb_plugin
 $(RB)/$1/$2/plugin.so: $(call rb_obj,$(RB_SRC)/$3,PLUGIN=$2 RT_OWN=$4) $(RB)/$1/$4/$(if $(filter hashed,$5),rt.name,librt.so.1)
-	@mkdir -p $$(@D)
 	$$(Q)$$(RB_SO) -o $$@ $$< -L$(RB)/$1/$4 -Wl,--no-as-needed \
 		-l:$(if $(filter hashed,$5),$$$$(cat $(RB)/$1/$4/rt.name),librt.so.1) \
 		-Wl,--disable-new-dtags,-rpath,'$$$$ORIGIN$(if $(filter $2,$4),,/../$4)' $6
@@ -129,7 +122,6 @@ endef
 # and rdma-core's sanitize_static_lib.py do to a vendored static library).
 define rb_worker
 $(RB)/$1/$2/%.o: $(RB_SRC)/%.c $(RB_SRC)/worker.h $(RB_TABLE)
-	@mkdir -p $$(@D)
 	$$(Q)$$(RB_CC) -DWORKER_SLOTS=$3 -DWORKER_COPY=$2 -c -o $$@ $$<
 $(RB)/$1/$2/rename.map: $(RB)/$1/$2/worker.o
 	$$(Q)$$(NM) -g --defined-only $$< | awk '{ print $$$$3, "$4" $$$$3 }' $$(into_target)

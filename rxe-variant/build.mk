@@ -16,7 +16,6 @@ rxe_inhouse_flags = $(RXE_PIC) -DINHOUSE_COPY='"$(rxe_copy.$1)"'
 RXE_STATIC_FLAGS = $(RXE_CFLAGS) $(EXE_NOPIE_CFLAGS) -DRDMA_STATIC_PROVIDERS=rxe -DSTATIC_REGISTER_SYM=$$(RXE_STATIC_SYM) -DINHOUSE_COPY='"$(rxe_copy.static)"'
 
 $(RXE_B)/no-rdma-netlink: $(call rxe_obj,$(RXE_SRC)/no_rdma_netlink.c,pie,$(BASE_CFLAGS) $(EXE_PIE_CFLAGS))
-	@mkdir -p $(@D)
 	$(Q)$(CC) $(BASE_CFLAGS) $(EXE_PIE_LDFLAGS) $(LDFLAG_FUSE) -o $@ $< -lseccomp
 
 $(RXE_B)/sysfs/.done: $(RXE_SRC)/make-sysfs.sh
@@ -25,11 +24,9 @@ $(RXE_B)/sysfs/.done: $(RXE_SRC)/make-sysfs.sh
 # The NCCL-like consumer needs nothing but libdl: it finds copy B at run time.
 # The same in every row: linked once, hard-linked into each row.
 $(RXE_B)/shared/libnccl-like.so: $(call rxe_obj,$(RXE_SRC)/nccl_like.c,pic,$(RXE_PIC)) $(call rxe_obj,$(RXE_SRC)/exercise.c,pic,$(RXE_PIC)) $(RXE_SRC)/rows
-	@mkdir -p $(@D)
 	$(Q)$(CC) $(BASE_CFLAGS) -shared $(LDFLAG_FUSE) -o $@ $(filter %.o,$^) -ldl $(LINK_NOW)
 $(RXE_B)/%/libnccl-like.so: $(RXE_B)/shared/libnccl-like.so
-	@mkdir -p $(@D)
-	$(Q)ln -f $< $@
+	$(Q)mkdir -p $(@D) && ln -f $< $@
 
 # Copy A for capture: the system library under another SONAME. Same code, same
 # version nodes (IBVERBS_1.1, IBVERBS_PRIVATE_N), a name of its own, as a
@@ -88,7 +85,6 @@ $(RXE_B)/$1/libinhouse.so: $(RXE_B)/$1/libibverbs.so.1 $(call rxe_inhouse_objs,s
 endif
 ifeq ($2,system)
 $(RXE_B)/$1/libinhouse.so: $(call rxe_inhouse_objs,system) $(RXE_APP_DEPS)
-	@mkdir -p $$(@D)
 	$(Q)$$(call rxe_inhouse_so,system,$$$$(pkg-config --libs libibverbs))
 endif
 ifneq ($(filter bundle same-soname system,$2),)

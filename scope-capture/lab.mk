@@ -17,19 +17,14 @@ $(call read_table,scope-capture,$(SCOPE_SRC)/rows)
 SC := $(B)/scope-capture
 SCOPE_OBJ_CFLAGS = $(BASE_CFLAGS) $(PIC_CFLAGS)
 $(SC)/objects/registryB.o: $(SCOPE_SRC)/registry.c $(SCOPE_HDR)
-	@mkdir -p $(@D)
 	$(Q)$(COMPILE) $(SCOPE_OBJ_CFLAGS) -DREG_WHO=registryB -DREG_COPY=B -c $< -o $@
 $(SC)/objects/registryA.o: $(SCOPE_SRC)/registry.c $(SCOPE_HDR)
-	@mkdir -p $(@D)
 	$(Q)$(COMPILE) $(SCOPE_OBJ_CFLAGS) -DREG_WHO=bundle -DREG_COPY=A -c $< -o $@
 $(SC)/objects/providerB.o: $(SCOPE_SRC)/provider.c $(SCOPE_HDR)
-	@mkdir -p $(@D)
 	$(Q)$(COMPILE) $(SCOPE_OBJ_CFLAGS) -DPROVIDER_DEVICE=mlx5_from_providerB -c $< -o $@
 $(SC)/objects/provider-bundled.o: $(SCOPE_SRC)/provider.c $(SCOPE_HDR)
-	@mkdir -p $(@D)
 	$(Q)$(COMPILE) $(SCOPE_OBJ_CFLAGS) -DPROVIDER_DEVICE=mlx5_bundled -c $< -o $@
 $(SC)/objects/inhouse.o: $(SCOPE_SRC)/inhouse.c $(SCOPE_HDR)
-	@mkdir -p $(@D)
 	$(Q)$(COMPILE) $(SCOPE_OBJ_CFLAGS) -c $< -o $@
 # Every module is linked once per distinct set of what it is made from, in
 # $(SC)/shared/<what>/, and hard-linked into each row that uses it (a row's
@@ -49,7 +44,6 @@ sc_app = $(SC)/shared/app-$(scope-capture.$1.bundle)$(call sc_key,$(scope-captur
 # shows register_driver's. Flags in recipes made by $(eval) are deferred ($$)
 # so that '$ORIGIN' survives.
 $(SC)/shared/libregistryB.so.1: $(SC)/objects/registryB.o $(SCOPE_SRC)/verb.map
-	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAG_FUSE) -shared -Wl,-soname,libregistryB.so.1 -Wl,--version-script=$(SCOPE_SRC)/verb.map $(LINK_NOW) -o $@ $<
 # The system provider: DT_NEEDED on copy B (--no-as-needed keeps the entry
 # although nothing else would need it), found there by its own RPATH.
@@ -62,7 +56,6 @@ $(SC)/shared/libproviderB.so: $(SC)/objects/providerB.o $(SC)/shared/libregistry
 # registry and the provider.
 define sc_nccl_rules
 $1/nccl_like.o: $(SCOPE_SRC)/nccl_like.c $(SCOPE_TABLE)
-	@mkdir -p $$(@D)
 	$$(Q)$$(COMPILE) $$(SCOPE_OBJ_CFLAGS) $2 -c $$< -o $$@
 $1/libnccl_like.so: $1/nccl_like.o
 	$$(Q)$$(CC) $$(LDFLAG_FUSE) -shared -Wl,-soname,libnccl_like.so -o $$@ $$< -ldl $$(RPATH_ORIGIN) $$(LINK_NOW)
@@ -73,7 +66,6 @@ endef
 # registry it exports (bundle-exported/omnibus/fixed.map).
 define sc_bundle_merged
 $1/libbundle.so: $(addprefix $(SC)/objects/,registryA.o provider-bundled.o inhouse.o) $(SCOPE_SRC)/bundle-$2.map
-	@mkdir -p $$(@D)
 	$$(Q)$$(CC) $$(LDFLAG_FUSE) -shared -Wl,-soname,libbundle.so -Wl,--version-script=$(SCOPE_SRC)/bundle-$2.map \
 		$$(LINK_NOW) -o $$@ $$(filter %.o,$$^)
 endef
@@ -82,7 +74,6 @@ endef
 # DT_NEEDED on it.
 define sc_bundle_soname
 $1/bundled/libregistryB.so.1: $(SC)/objects/registryA.o $(SCOPE_SRC)/verb.map
-	@mkdir -p $$(@D)
 	$$(Q)$$(CC) $$(LDFLAG_FUSE) -shared -Wl,-soname,libregistryB.so.1 -Wl,--version-script=$(SCOPE_SRC)/verb.map $$(LINK_NOW) -o $$@ $$<
 $1/libbundle.so: $(addprefix $(SC)/objects/,provider-bundled.o inhouse.o) $1/bundled/libregistryB.so.1
 	$$(Q)$$(CC) $$(LDFLAG_FUSE) -shared -Wl,-soname,libbundle.so -o $$@ $$(filter %.o,$$^) \
@@ -94,7 +85,6 @@ endef
 # startup.
 define sc_app_rules
 $(call sc_app,$1)/app.o: $(SCOPE_SRC)/app.c $(SCOPE_TABLE)
-	@mkdir -p $$(@D)
 	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) $(scope-capture.$1.app-cflags) -c $$< -o $$@
 $(call sc_app,$1)/app: $(call sc_app,$1)/app.o $(call sc_bundle,$1)/libbundle.so $(call sc_nccl,$1)/libnccl_like.so
 	$$(Q)$$(CC) $$(LDFLAG_FUSE) $$(EXE_PIE_LDFLAGS) -o $$@ $$< -L$(call sc_bundle,$1) -L$(call sc_nccl,$1) -Wl,--no-as-needed -lbundle -lnccl_like $$(RPATH_ORIGIN) $$(LINK_NOW)
