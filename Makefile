@@ -9,8 +9,14 @@ SHELL := /bin/bash
 # Parallel by default: every lab is -j safe. JOBS=1 runs serially (make
 # cannot see a command-line -j while it reads this file). Only the top-level
 # make sets it: a sub-make shares its parent's jobserver.
-JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-ifeq ($(shell printf '%s' '$(JOBS)' | grep -xE '[1-9][0-9]*'),)
+# nproc is asked once (:=, not a deferred ?= that would ask at every use), and
+# JOBS checked by make itself: every sub-make reads this file too.
+ifeq ($(origin JOBS),undefined)
+JOBS := $(shell nproc 2>/dev/null || echo 2)
+endif
+jobs_rest := $(JOBS)
+$(foreach d,0 1 2 3 4 5 6 7 8 9,$(eval jobs_rest := $$(subst $d,,$$(jobs_rest))))
+ifneq ($(strip $(jobs_rest))$(filter 0%,$(JOBS))$(word 2,$(JOBS))$(if $(strip $(JOBS)),,empty),)
 $(error JOBS='$(JOBS)': give a whole number of parallel jobs, 1 or more)
 endif
 ifeq ($(MAKELEVEL),0)
@@ -111,8 +117,11 @@ endif
 # The target's binutils, from the compiler (-print-prog-name): the host's
 # nm, objcopy and objdump cannot read another architecture's objects.
 # Natively these are the bare names, as before. AR=, NM= ... override them.
-binutil = $(if $(filter default undefined,$(origin $1)),$(eval $1 := $(or $(tc.$2),$2)))
-$(call binutil,AR,ar)$(call binutil,NM,nm)$(call binutil,OBJCOPY,objcopy)$(call binutil,OBJDUMP,objdump)$(call binutil,READELF,readelf)
+# ar and nm are told the object format (tc.bfd-target, from scripts/toolchain):
+# without one they load every linker plugin installed to try it (LLVMgold,
+# all of LLVM, ~15 ms a run) on every object they read.
+binutil = $(if $(filter default undefined,$(origin $1)),$(eval $1 := $(or $(tc.$2),$2)$(if $3,$(if $(tc.bfd-target), --target=$(tc.bfd-target)))))
+$(call binutil,AR,ar,target)$(call binutil,NM,nm,target)$(call binutil,OBJCOPY,objcopy)$(call binutil,OBJDUMP,objdump)$(call binutil,READELF,readelf)
 endif
 ifdef first_run
 # Every goal of this make: scripts/first-run installs the compiler, binutils

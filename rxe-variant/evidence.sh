@@ -31,7 +31,7 @@ for row in "$@"; do
 			[ -e "$l" ] && say "$(basename "$l") (copy A): SONAME=$("$dynamic" "$l" | awk -F '\t' '$2 == "dyn" && $3 == "SONAME" { print $4 }')"
 		done
 	else
-		say "rxe-lab symtab: $(nm "$d/rxe-lab" | grep " T .*$sym\$" | awk '{ print $3 }')"
+		say "rxe-lab symtab: $(${LAB_NM:-nm} "$d/rxe-lab" | grep " T .*$sym\$" | awk '{ print $3 }')"
 		say "rxe-lab .dynsym: $("$dynamic" "$d/rxe-lab" | awk -F '\t' -v s="$sym" '$2 == "sym" { i += ($3 ~ /^ibv_/); e += ($3 == s && $4 == "-"); r += ($4 == "-" && length($3) > length(s) && substr($3, length($3) - length(s)) == "_" s) }
 			END { printf "%d ibv_* export(s), %d %s, %d renamed copy of it\n", i, e, s, r }')"
 	fi
