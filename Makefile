@@ -166,6 +166,12 @@ cc_given := $(CC)
 $(B)/%: override CC = $(ATOMIC_OUT) $(cc_given)
 $(B)/%: override COMPILE = $(ATOMIC_OUT) $(CCACHE) $(cc_given)
 # into_target: a recipe's stdout to $@ the same way (`cmd $(into_target)`).
+# dir_made: the target's directory made if missing (the test is the shell's
+# own), first on a recipe's line: `$(Q)$(dir_made) && cmd`.
+dir_made = { [ -d $(@D) ] || mkdir -p $(@D); }
+# rm_old FILE: FILE removed before it is made again, by rm only when it is
+# there (the test is the shell's own: a fresh build runs no rm for it).
+rm_old = { [ ! -e $1 ] && [ ! -L $1 ] || rm -f $1; }
 into_target = > $@.tmp && mv -f $@.tmp $@
 # compiled OBJ,SRC,FLAGS[,DEPS]: OBJ, the object of SRC compiled (-c, through
 # ccache) with FLAGS; its rule is made the first time OBJ is named, so every
@@ -368,8 +374,7 @@ tc_targets = $(foreach t,$1,tc-facts/$(subst :,+,$t))
 # $(B), so the check shares its work with `make matrix` and `make test`.
 tc_build = $(if $(filter $(CC)+$(LD),$1),$(B),$(B)/toolchains/$1/build)
 $(B)/toolchains/expect.tsv: $(MAKEFILE_LIST) $(foreach l,$(LABS),$(wildcard $l/rows))
-	@mkdir -p $(@D)
-	$(Q){ $(foreach e,$(call check_entries,$(LABS)),$(call expect_line,$e)) } $(into_target)
+	$(Q)$(dir_made) && { $(foreach e,$(call check_entries,$(LABS)),$(call expect_line,$e)) } $(into_target)
 tc-facts/%: FORCE
 	$(recurse)$(Q)$(SCRIPTS)/toolchain-facts $(subst +,:,$*) $(B)/toolchains/$* $(call tc_build,$*) $(foreach l,$(or $(LAB),$(LABS)),$(call shq,$l=$(or $($l.check),$l EVIDENCE=1)$(if $($l.native-only),|$($l.native-only)|$($l.native-only-rows)|$(filter-out $($l.native-only-rows),$($l.rows)))))
 
@@ -428,8 +433,7 @@ diagram_lab = for first in 1; do $(foreach r,$(call diagram_rows,$1),$(call draw
 diagrams: $(call entries_prereqs,$(DIAGRAM_ENTRIES)) $(B)/diagrams/lookup-order.svg
 	$(Q)$(foreach l,$(DIAGRAM_LABS),$(if $(call diagram_rows,$l),$(call diagram_lab,$l);)) true
 $(B)/diagrams/lookup-order.svg: docs/lookup-order.dot
-	@mkdir -p $(@D)
-	$(Q)$(DOT) -Tsvg $< $(into_target)
+	$(Q)$(dir_made) && $(DOT) -Tsvg $< $(into_target)
 	@echo "diagram: $@"
 .PHONY: diagrams
 

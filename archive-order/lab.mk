@@ -73,7 +73,7 @@ $(AO)/objs/app.o: $(AO_SRC)/app.c $(AO_TABLE_DEPS)
 # app.o in the row's directory (a hard link): the link's record and its
 # picture name the row's own files.
 $(AO)/%/app.o: $(AO)/objs/app.o
-	$(Q)mkdir -p $(@D) && ln -f $< $@
+	$(Q)$(dir_made) && ln -f $< $@
 define ao_stack_rules
 $(AO)/objs/%/$1_open.o: $(AO_SRC)/stack_open.c $(AO_HDR) $(AO_TABLE_DEPS)
 	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) $$(ao_stack.$$*) $$(ao_stack.$$*.$1) -DVX_STACK=$1 -c $$< -o $$@
@@ -95,8 +95,7 @@ $(foreach c,collective_a collective_b,$(eval $(call ao_collective_rules,$c)))
 # The archive from the layout's members, then the row's objcopy if it names it.
 define ao_archive_rule
 $(AO)/%/lib$1.a: $(AO_TABLE_DEPS)
-	@mkdir -p $$(@D)
-	$$(Q)rm -f $$@ && $$(AR) rcs $$@ $$(filter %.o,$$^)$$(if $$(filter $1,$$(ao_objcopy_on.$$(archive-order.$$*.objcopy))), \
+	$$(Q)$$(dir_made) && $$(call rm_old,$$@) && $$(AR) rcs $$@ $$(filter %.o,$$^)$$(if $$(filter $1,$$(ao_objcopy_on.$$(archive-order.$$*.objcopy))), \
 		&& $$(OBJCOPY) $$(ao_objcopy_do.$$(archive-order.$$*.objcopy)) $$@)
 endef
 $(foreach a,$(AO_ARCHIVES),$(eval $(call ao_archive_rule,$a)))
@@ -120,7 +119,7 @@ $(foreach r,$(archive-order.rows),$(eval $(call ao_row,$r)))
 # A link that fails is the row's result, not a failure of make: the record
 # is kept whatever the linker's exit status, and app exists only if it linked.
 $(AO)/%/link.log: $(AO_TABLE_DEPS)
-	$(call ao_check_row,$*)$(Q)rm -f $(@D)/app; { $(call ao_link,$*) $(call ao_record,$*); echo "[link exit $$?]"; } > $@.tmp 2>&1; mv $@.tmp $@
+	$(call ao_check_row,$*)$(Q)$(call rm_old,$(@D)/app); { $(call ao_link,$*) $(call ao_record,$*); echo "[link exit $$?]"; } > $@.tmp 2>&1; mv $@.tmp $@
 $(AO)/%/app: $(AO)/%/link.log ;
 
 archive-order.run = $(AO_SRC)/run-row $(AO)/$1

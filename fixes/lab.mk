@@ -16,7 +16,7 @@ $(FX)/%/host.o: fixes/host.c $(FIXES_TABLE) fixes/lab.mk
 $(FX)/%/host_boot.o: fixes/host_boot.c $(FIXES_TABLE) fixes/lab.mk
 	$(Q)$(COMPILE) $(call verbs_exe_cflags,fixes,$*) -c $< -o $@
 $(FX)/%/libhost.a: $(FX)/%/host.o
-	$(Q)rm -f $@ && $(AR) rcs $@ $<
+	$(Q)$(call rm_old,$@) && $(AR) rcs $@ $<
 # The plugin needs libverbs_shared.so, as the collective does; host_api_version
 # stays undefined here, to be found in the executable at dlopen time.
 $(FX)/%/plugin.o: fixes/plugin.c $(VERBS_HDR) $(FIXES_TABLE) fixes/lab.mk
@@ -32,7 +32,7 @@ $(foreach r,$(fixes.rows),$(if $(fixes.$r.host),$(eval $(FX)/$r/app: $(FX)/$r/li
 $(FX)/%/collective_static.o: $(VERBS_SRC)/collective.c $(VERBS_HDR) $(FIXES_TABLE) fixes/lab.mk
 	$(Q)$(COMPILE) $(call verbs_exe_cflags,fixes,$*) -c $< -o $@
 $(FX)/%/libcollective.a: $(FX)/%/collective_static.o
-	$(Q)rm -f $@ && $(AR) rcs $@ $<
+	$(Q)$(call rm_old,$@) && $(AR) rcs $@ $<
 
 # A static-only executable loads neither .so: only its own facts apply. The
 # evidence adds the plugin callback's binding and which names define the

@@ -28,8 +28,7 @@ LE_CRT = $(shell $(CC) -print-file-name=Scrt1.o)
 
 # The host libc's version facts (host=, next=, old=), derived once per build.
 $(LE)/host-glibc.txt: $(LE_SRC)/host-glibc
-	@mkdir -p $(@D)
-	$(Q)$(LE_SRC)/host-glibc "$$($(CC) -print-file-name=libc.so.6)" $(into_target)
+	$(Q)$(dir_made) && $(LE_SRC)/host-glibc "$$($(CC) -print-file-name=libc.so.6)" $(into_target)
 
 # le_rows CASE...: the rows whose case column is one of CASE.
 le_rows = $(foreach r,$(loader-errors.rows),$(if $(filter $1,$(loader-errors.$r.case)),$r))
@@ -65,8 +64,7 @@ define le_next
 $(LE)/$1/next_app.o: $(LE_SRC)/next_app.c $(LE_SRC)/called.h $(LE_TABLE)
 	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) -DNEXT_LIBC_HEADERS -c -o $$@ $$<
 $(LE)/$1/stub/libc.so.6: $(LE)/$1/next_app.o $(LE)/host-glibc.txt $(LE_SRC)/stub-libc
-	@mkdir -p $$(@D)
-	$$(Q)$(LE_SRC)/stub-libc $(LE)/host-glibc.txt lab_strtoul_next $$(@D)/libc $$< $$(LE_CRT)
+	$$(Q)$$(dir_made) && $(LE_SRC)/stub-libc $(LE)/host-glibc.txt lab_strtoul_next $$(@D)/libc $$< $$(LE_CRT)
 	$$(Q)$$(LE_CC) $$(LE_SO) -nostdlib -fno-builtin -w -Wl,-soname,libc.so.6 -Wl,--version-script=$$(@D)/libc.map \
 		-o $$@ $$(@D)/libc.c && ln -sf libc.so.6 $$(@D)/libc.so
 $(LE)/$1/$2: $(LE)/$1/next_app.o $(LE)/$1/stub/libc.so.6
@@ -154,8 +152,7 @@ endef
 # ld.so.conf names the row's own directory.
 define le_ldconf
 $(LE)/$1/ld.so.conf: $(LE_TABLE)
-	@mkdir -p $$(@D)
-	$$(Q)echo $$(abspath $$(@D))/wsl/lib $$(into_target)
+	$$(Q)$$(dir_made) && echo $$(abspath $$(@D))/wsl/lib $$(into_target)
 endef
 # The outside rows differ only in how they run: their files are the first
 # one's, hard-linked.
@@ -198,8 +195,7 @@ $(LE)/$1/lib/libcaller.so: $(LE_SRC)/caller.c $(LE_TABLE)
 # dlopens: the run-time dlopen the image makes, as symsplit's --dlopen takes it
 # (test/symsplit.bats): a file of the row, so the name is written once, here
 $(LE)/$1/dlopens: $(LE_TABLE)
-	@mkdir -p $$(@D)
-	$$(Q)echo libplug.so:by=libcaller.so > $$@.tmp && mv $$@.tmp $$@
+	$$(Q)$$(dir_made) && echo libplug.so:by=libcaller.so > $$@.tmp && mv $$@.tmp $$@
 $(LE)/$1/app: $(LE_SRC)/caller_app.c $(LE_SRC)/called.h $(LE)/$1/lib/libcaller.so $(LE)/$1/plug/libplug.so $(LE)/$1/dlopens
 	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/lib -lcaller $2 $$(LINK_NOW)
 endef

@@ -63,7 +63,7 @@ $(B)/$1/%/app.o: $(VERBS_SRC)/app.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
 $(B)/$1/%/rename.map: $(B)/$1/%/verbs_static.o
 	$$(Q)$$(NM) -g --defined-only $$< | awk -v p=$$(call shq,$$($1.$$*.rename)) '{ print $$$$3, p $$$$3 }' $$(into_target)
 $(B)/$1/%/libverbs_static.a: $(B)/$1/%/verbs_static.o
-	$$(Q)rm -f $$@ && $$(AR) rcs $$@ $$< $$(if $$($1.$$*.rename),&& $$(OBJCOPY) --redefine-syms=$$(@D)/rename.map $$@)
+	$$(Q)$$(call rm_old,$$@) && $$(AR) rcs $$@ $$< $$(if $$($1.$$*.rename),&& $$(OBJCOPY) --redefine-syms=$$(@D)/rename.map $$@)
 
 # (DIR is so/ or so-dropin/: the row's runtime library; linktime/ is so/'s.)
 $(B)/$1/%/libverbs_shared.so: $(B)/$1/%/so/verbs_copy.o $(B)/$1/%/so/provider_ctor.o
@@ -82,7 +82,7 @@ $(B)/$1/%/libcollective.so: $(B)/$1/%/collective.o $(B)/$1/%/libverbs_shared.so
 # to link.log, then "[link exit N]"; app exists only if it linked, and
 # matrix/run-row prints the record instead of running it.
 $(B)/$1/%/app: $(B)/$1/%/app.o $(B)/$1/%/libverbs_static.a $(B)/$1/%/libcollective.so $(B)/$1/%/libverbs_shared.so
-	$$(Q)rm -f $$@; { $$(CC) $$(LDFLAG_FUSE) $$(call verbs_pie_link,$1,$$*) -o $$@ $$< $$(addprefix $$(@D)/,$$(call verbs_exe_objs,$1,$$*)) \
+	$$(Q)$$(call rm_old,$$@); { $$(CC) $$(LDFLAG_FUSE) $$(call verbs_pie_link,$1,$$*) -o $$@ $$< $$(addprefix $$(@D)/,$$(call verbs_exe_objs,$1,$$*)) \
 		$$(call verbs_link_dirs,$1,$$*,$$(@D)) -Wl,$$($1.$$*.needed) $$(addprefix -l:,$$(call verbs_exe_dsos,$1,$$*)) -Wl,--no-as-needed \
 		$$($1.$$*.exe-ldflags) $$(call verbs_host_ldflags,$1,$$*) $$(RPATH_ORIGIN) $$(LINK_NOW); echo "[link exit $$$$?]"; } > $$(@D)/link.log.tmp 2>&1; \
 		mv $$(@D)/link.log.tmp $$(@D)/link.log
@@ -107,7 +107,7 @@ sp1 := $() $()
 verbs_first = $(firstword $(foreach r,$($1.rows),$(if $(filter $(call $2,$1,$3),$(call $2,$1,$r)),$r)))
 define verbs_shared_link
 $(B)/$1/$2/$3: $(B)/$1/$4/$3
-	$$(Q)mkdir -p $$(@D) && ln -f $$< $$@
+	$$(Q)$$(dir_made) && ln -f $$< $$@
 endef
 verbs_share = $(foreach r,$($1.rows),\
 	$(if $(filter-out $r,$(call verbs_first,$1,verbs_so_key,$r)),$(eval $(call verbs_shared_link,$1,$r,libverbs_shared.so,$(call verbs_first,$1,verbs_so_key,$r)))) \
