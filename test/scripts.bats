@@ -219,11 +219,16 @@ ao_ran()   { printf '[%s ran stack=%s at vx_open_device@0x%s] opened logical dev
 }
 
 @test "evidence: relocation types are counted by suffix, whatever the architecture prefix" {
-	# A readelf that lists one module as an aarch64 one would: the own-export
-	# count must not depend on R_X86_64_ names.
+	# A readelf that lists every module as an aarch64 one would: the own-export
+	# count must not depend on R_X86_64_ names. Like readelf, it heads each
+	# file's lines with "File: NAME" when it is given more than one.
 	mkdir -p "$BATS_TEST_TMPDIR/bin"
 	cat > "$BATS_TEST_TMPDIR/bin/readelf" <<'EOS'
 #!/bin/sh
+n=0; for a; do case $a in -*) ;; *) n=$((n + 1)) ;; esac; done
+for a; do
+case $a in -*) continue ;; esac
+[ $n -gt 1 ] && printf '\nFile: %s\n' "$a"
 cat <<'EOT'
 Relocation section '.rela.plt' at offset 0x500 contains 2 entries:
     Offset             Info             Type               Symbol's Value  Symbol's Name + Addend
@@ -237,6 +242,7 @@ Symbol table '.dynsym' contains 3 entries:
      4: 0000000000000760     8 OBJECT  GLOBAL DEFAULT   13 vx_table
      5: 0000000000000770     8 OBJECT  GLOBAL DEFAULT   13 vx_copy
 EOT
+done
 EOS
 	chmod +x "$BATS_TEST_TMPDIR/bin/readelf"
 	PATH="$BATS_TEST_TMPDIR/bin:$PATH" run "$TOP/scripts/evidence" vx_ /bin/true libfake.so
