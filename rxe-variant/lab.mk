@@ -10,7 +10,7 @@ RXE_B   := $(B)/rxe-variant
 # (libibverbs.so.1's dynamic symbols) and the name the static archive gives it
 # (rdma-core's libibverbs.a renames its private symbols).
 RXE_LIBDIR := $(shell pkg-config --variable=libdir libibverbs 2>/dev/null)
-RXE_ABI    := $(shell LAB_READELF=readelf $(SCRIPTS)/dynamic $(RXE_LIBDIR)/libibverbs.so.1 2>/dev/null | sed -n 's/.*	sym	verbs_register_driver_\([0-9][0-9]*\)	@@IBVERBS_PRIVATE_.*/\1/p')
+RXE_ABI    := $(shell $(RXE_SRC)/verbs-abi $(RXE_LIBDIR))
 # (read once, when a recipe first needs it: a deferred = would run nm at each use)
 RXE_STATIC_SYM = $(eval RXE_STATIC_SYM := $$(shell $$(NM) $$(RXE_LIBDIR)/libibverbs.a 2>/dev/null | sed -n 's/^[0-9a-f]* T \(.*verbs_register_driver_$$(RXE_ABI)\)$$$$/\1/p'))$(RXE_STATIC_SYM)
 

@@ -11,8 +11,7 @@ skip() { echo "$1" >&2; exit 77; }
 bb=$(dpkg -L busybox-static 2>/dev/null | grep '/busybox$' | head -n 1)
 [ -n "$bb" ] && [ -x "$bb" ] || skip "vm tier needs busybox-static (apt-get install busybox-static)"
 rdma=$(command -v rdma) || skip "vm tier needs rdma (apt-get install iproute2)"
-abi=$(readelf --dyn-syms -W "$(pkg-config --variable=libdir libibverbs)/libibverbs.so.1" |
-	sed -n 's/.* verbs_register_driver_\([0-9]*\)@@.*/\1/p')
+abi=$("$here/verbs-abi")
 # The provider and its .driver file, where libibverbs looks for them: the
 # package says where that is.
 provider=$(dpkg -L ibverbs-providers | grep "/librxe-rdmav$abi\.so$" | head -n 1)

@@ -48,8 +48,7 @@ qemu_running() {
 	[ $rc -le 1 ] || { echo "pgrep failed (exit $rc): apt-get install procps" >&2; return 2; }
 	return $rc
 }
-abi() { readelf --dyn-syms -W "$(pkg-config --variable=libdir libibverbs)/libibverbs.so.1" |
-	sed -n 's/.* verbs_register_driver_\([0-9]*\)@@.*/\1/p'; }
+abi() { "$TOP/rxe-variant/verbs-abi"; }
 # The module the provider's slot for verbs_register_driver_N points into.
 got_module() { row "$1" "$2" | sed -n 's/^\[rxe provider GOT .* -> \([^ ]*\) @0x.*/\1/p'; }
 got_addr()   { row "$1" "$2" | sed -n 's/^\[rxe provider GOT .* @\(0x[0-9a-f]*\)\]$/\1/p'; }
