@@ -70,6 +70,13 @@ fact() { "$TOP/scripts/verdict" --facts < "$1" | awk -v id="$2" -v k="$3=" '$1 =
 # SIZE", "rel COPY vx_table" (a relocation type without its R_<arch>_ prefix).
 elf_facts() { "$TOP/scripts/dynamic" --relocs "$@" | cut -f2- | tr '\t' ' '; }
 
+# defines_node FILE NODE / needs_node FILE NODE: FILE defines (.gnu.version_d)
+# or needs (.gnu.version_r) the version NODE, read by the same reader.
+defines_node() { "$TOP/scripts/dynamic" --versions-only "$1" | awk -F'\t' -v n="$2" '$2 == "vdef" && $3 == n { f = 1 } END { exit !f }'; }
+needs_node()   { "$TOP/scripts/dynamic" --versions-only "$1" | awk -F'\t' -v n="$2" '$2 == "vneed" && $4 == n { f = 1 } END { exit !f }'; }
+# defines_sym FILE NAME: FILE's .dynsym defines NAME (any version).
+defines_sym()  { "$TOP/scripts/dynamic" "$1" | awk -F'\t' -v n="$2" '$2 == "sym" && $3 == n && $8 != "UND" { f = 1 } END { exit !f }'; }
+
 # golden_diff FILE GOLDEN: normalised output against a golden; prints the
 # diff and fails on any difference.
 golden_diff() {

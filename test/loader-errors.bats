@@ -91,15 +91,15 @@ evidence() { row "$(E)" "$1" | awk -v k="  | $2: $3=" 'index($0, k) == 1 { print
 
 @test "glibc-too-new: the node app needs is the one after the host's newest, and only the stub defines it" {
 	next=$(hostfact next); host=$(hostfact host); libc=$(hostfact libc)
-	readelf -V "$libc" | grep -q "Name: $host\$" || fail "host libc lacks its own newest node $host"
-	! readelf -V "$libc" | grep -q "Name: $next\$" || fail "host libc defines $next"
-	readelf -V "$(rowdir glibc-too-new)/app" | grep -q "Name: $next " || fail "app does not need $next"
-	readelf -V "$(rowdir glibc-too-new)/stub/libc.so.6" | grep -q "Name: $next\$" || fail "the stub does not define $next"
+	defines_node "$libc" "$host" || fail "host libc lacks its own newest node $host"
+	! defines_node "$libc" "$next" || fail "host libc defines $next"
+	needs_node "$(rowdir glibc-too-new)/app" "$next" || fail "app does not need $next"
+	defines_node "$(rowdir glibc-too-new)/stub/libc.so.6" "$next" || fail "the stub does not define $next"
 	assert_equal "$(evidence glibc-too-new '<host libc>' 'defines GLIBC_<host+1>')" no
 }
 
 @test "glibc-too-new-preload: the shim is mapped first and defines the node, yet the check asks the host libc" {
-	readelf -V "$(rowdir glibc-too-new-preload)/libshim.so" | grep -q "Name: $(hostfact next)\$" || fail "shim lacks the node"
+	defines_node "$(rowdir glibc-too-new-preload)/libshim.so" "$(hostfact next)" || fail "shim lacks the node"
 	run row "$(O)" glibc-too-new-preload
 	# Mapped before libc.so.6 ...
 	assert_equal "$(echo "$output" | grep -m 2 'generating link map' | sed 's/.*file=\([^ ]*\).*/\1/' | tr '\n' ' ')" "./libshim.so libc.so.6 "

@@ -19,8 +19,6 @@ subset_cases() { rows_with realworld subset '^yes$'; }
 ld() { echo "$RW/$1/ld.$(cat "$RW/$1/pid")"; }
 # binds CASE REF DEF NAME: the record has REF's reference to NAME bound to DEF
 binds() { grep -qE "binding file [^ ]*/$2 \[0\] to [^ ]*/$4 \[0\]: normal symbol \`$3'" "$(ld "$1")"; }
-# defines FILE NAME: readelf says FILE exports a definition of NAME
-defines() { readelf -W --dyn-syms "$1" | awk -v n="$2" '$7 != "UND" && ($8 == n || index($8, n "@") == 1) { f = 1 } END { exit !f }'; }
 # mapped CASE FILE: the path of FILE as the case's loader record names it
 mapped() { grep -o -m1 "/[^ ]*/$2" "$(ld "$1")" | head -n 1; }
 
@@ -72,8 +70,8 @@ needs_cell() { local why; why=$(applies "$1") || skip "$1: $why"; }
 	while read -r kind n; do
 		[ "$kind" = COLLISION ] || continue
 		binds node-subset-promote-duckdb classic-level.node "$n" duckdb.node || fail "$n: no such binding in the record"
-		defines "$cl" "$n" || fail "$n: classic-level.node does not define it"
-		defines "$dd" "$n" || fail "$n: duckdb.node does not define it"
+		defines_sym "$cl" "$n" || fail "$n: classic-level.node does not define it"
+		defines_sym "$dd" "$n" || fail "$n: duckdb.node does not define it"
 		k=$((k + 1))
 	done < "$RW/node-subset-promote-duckdb/truth-names"
 	[ "$k" -gt 0 ] || fail "no COLLISION name derived"
@@ -93,7 +91,7 @@ needs_cell() { local why; why=$(applies "$1") || skip "$1: $why"; }
 	line=$(grep -m1 -E '^LATENT copies: .* e\.g\. npy_atan2$' "$RW/numpy/truth") || fail "no npy_atan2 partition in the truth"
 	read -r _ _ a b _ <<< "$line"; b=${b%:}
 	d=$(dirname "$(grep -o "/[^ ]*/$a" "$(ld numpy)" | head -n 1)")
-	defines "$d/$a" npy_atan2 && defines "$d/$b" npy_atan2
+	defines_sym "$d/$a" npy_atan2 && defines_sym "$d/$b" npy_atan2
 	if grep -qE "add [^ ]*/($a|$b) \[0\] to global scope" "$(ld numpy)"; then fail "a module holding npy_atan2 joined the global scope"; fi
 }
 
@@ -114,7 +112,7 @@ needs_cell() { local why; why=$(applies "$1") || skip "$1: $why"; }
 @test "realworld: a version's own node is no shared name: libc and libcrypt both export GLIBC_2.2.5 (an absolute symbol, readelf), the truth counts it for neither" {
 	local c=/lib/x86_64-linux-gnu/libc.so.6 x=/lib/x86_64-linux-gnu/libcrypt.so.1
 	[ -e "$x" ] || skip "no libcrypt.so.1"
-	defines "$c" GLIBC_2.2.5 && defines "$x" GLIBC_2.2.5
+	defines_sym "$c" GLIBC_2.2.5 && defines_sym "$x" GLIBC_2.2.5
 	run /usr/bin/python3 -c 'import importlib.machinery, sys
 t = importlib.machinery.SourceFileLoader("truth", sys.argv[1]).load_module()
 o = t.Objects(sys.argv[2:])
