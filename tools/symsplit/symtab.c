@@ -83,6 +83,17 @@ void module_symtab(struct module *m, void *elf, int *dcap)
     m->private_state = priv;
 }
 
+/* e's .symtab (its header in *sh, its count of symbols in *n), or NULL. */
+static Elf_Data *symtab_data(Elf *e, GElf_Shdr *sh, size_t *n)
+{
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(e, scn)))
+        if (gelf_getshdr(scn, sh) && sh->sh_type == SHT_SYMTAB) break;
+    Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+    *n = d ? d->d_size / gelf_fsize(e, ELF_T_SYM, 1, EV_CURRENT) : 0;
+    return d;
+}
+
 /* Does o's .symtab define, outside its .dynsym, a name h defines (other than
  * except)?  An executable's globals it does not export and a library's
  * hidden ones count; file-static names collide freely and do not.  Read only
@@ -90,13 +101,10 @@ void module_symtab(struct module *m, void *elf, int *dcap)
 int symtab_shares(const struct module *o, const struct module *h, const char *except)
 {
     Elf *e = o->elf;
-    Elf_Scn *scn = NULL;
     GElf_Shdr sh;
-    while ((scn = elf_nextscn(e, scn)))
-        if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB) break;
-    Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+    size_t n;
+    Elf_Data *d = symtab_data(e, &sh, &n);
     if (!d) return 0;
-    size_t n = d->d_size / gelf_fsize(e, ELF_T_SYM, 1, EV_CURRENT);
     int localized = 0;
     for (size_t i = 1; i < n; i++) {
         GElf_Sym s;
@@ -117,14 +125,11 @@ int symtab_shares(const struct module *o, const struct module *h, const char *ex
 const char *symtab_object_at(const struct module *m, uint64_t a, int *has)
 {
     Elf *e = m->elf;
-    Elf_Scn *scn = NULL;
     GElf_Shdr sh;
-    while ((scn = elf_nextscn(e, scn)))
-        if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB) break;
-    Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+    size_t n;
+    Elf_Data *d = symtab_data(e, &sh, &n);
     *has = d != NULL;
     if (!d) return NULL;
-    size_t n = d->d_size / gelf_fsize(e, ELF_T_SYM, 1, EV_CURRENT);
     for (size_t i = 1; i < n; i++) {
         GElf_Sym s;
         if (!gelf_getsym(d, i, &s) || GELF_ST_TYPE(s.st_info) != STT_OBJECT || s.st_shndx == SHN_UNDEF ||
