@@ -175,6 +175,35 @@ print(len([f for f in json.load(sys.stdin)["findings"] if f["verdict"] in ("SPLI
     assert_output 0
 }
 
+# rows_of OUTPUT: the table and its counts, the observed evidence named
+# alike (--pid names a GOT slot, --trace the loader's record)
+rows_of() { sed -E 's/ \[observed: [^]]*\]$/ [observed]/' <<<"$1"; }
+
+@test "symsplit --trace: a dlmopen namespace is read as --pid reads it: the same rows, each namespace's bindings matched to its own copies" {
+    bats_require_minimum_version 1.5.0
+    t=$FX/timeline
+    export TMPDIR=$BATS_TEST_TMPDIR
+    # namespace 1: plugin.so with its own libB.so (and libc); namespace 0: libC.so
+    # alone, plugin.so alone, then both (plugin.so captured by libC.so: split)
+    for opens in "libC.so:global plugin.so:newlm" "plugin.so plugin.so:newlm" "libC.so:global plugin.so plugin.so:newlm"; do
+        args=()
+        for o in $opens; do args+=("$t/$o"); done
+        rm -f "$BATS_TEST_TMPDIR/pause"                       # live_start's FIFO, made once a run
+        live_start "$t/app" "${args[@]}"
+        ss_live --info
+        pid_rows=$(rows_of "$output") pid_status=$status
+        run --separate-stderr ss --info --trace -- "$t/app" "${args[@]}"
+        [ "$status" -eq "$LIVE_STATUS" ]                      # the truth: 1 when user_count saw another registry
+        [ "$status" -eq "$pid_status" ]
+        diff <(echo "$pid_rows") <(rows_of "$output")
+        [[ $stderr == *"[namespace 1] $t/plugin.so:local;"* ]]
+    done
+    # the one split is namespace 0's plugin.so; namespace 1's copy bound namespace 1's libB.so
+    assert_failure 1
+    [ "$(grep -c '^SPLIT ' <<<"$output")" -eq 1 ]
+    assert_line --regexp "^SPLIT +med +reg_count +.*plugin.so depends on libB.so but its reference resolves to libC.so's copy .*\[observed: the loader made this binding\]$"
+}
+
 @test "symsplit --pid: a program started by running ld.so (no DT_DEBUG to read) is found through ld.so's _r_debug" {
     bats_require_minimum_version 1.5.0
     t=$FX/timeline ld=/lib64/ld-linux-x86-64.so.2

@@ -4,7 +4,10 @@
  * when opened with RTLD_GLOBAL.  Libraries are reused by name (SONAME or the
  * name they were requested by) and by file identity, as ld.so does.
  * Program order is kept: each module records the step it was opened at, each
- * global-scope entry the step it joined at (bind.c reads both). */
+ * global-scope entry the step it joined at (bind.c reads both).  A dlmopen
+ * namespace (--trace reads them from the loader's record) loads its own
+ * copy of every library, reusing only what that namespace holds; its first
+ * root's searchlist is its global scope. */
 #include "symsplit.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,10 +72,11 @@ static void add_name(struct lmod *l, const char *name)
     l->names[l->nnames++] = name;
 }
 
-static int by_name(const struct image *im, const char *name)
+static int by_name(const struct image *im, const char *name, int ns)
 {
     for (int i = 0; i < im->n; i++) {
         const struct lmod *l = &im->mods[i];
+        if (l->ns != ns) continue;
         if (l->m->soname && !strcmp(l->m->soname, name)) return i;
         if (!strcmp(l->m->path, name)) return i;
         for (int k = 0; k < l->nnames; k++)
@@ -85,7 +89,7 @@ static int by_name(const struct image *im, const char *name)
  * requested by, its path, or its file name. */
 static int caller_of(const struct image *im, const char *name)
 {
-    int i = by_name(im, name);
+    int i = by_name(im, name, 0);
     for (int k = 0; k < im->n && i < 0; k++) {
         const char *b = strrchr(im->mods[k].m->path, '/');
         if (!strcmp(b ? b + 1 : im->mods[k].m->path, name)) i = k;
@@ -93,14 +97,14 @@ static int caller_of(const struct image *im, const char *name)
     return i;
 }
 
-static int add_module(struct image *im, struct module *m, int loader, int scope, const char *name)
+static int add_module(struct image *im, struct module *m, int loader, int scope, int ns, const char *name)
 {
-    for (int i = 0; i < im->n; i++)     /* same file under another name: one module */
-        if (im->mods[i].m == m) { add_name(&im->mods[i], name); return i; }
+    for (int i = 0; i < im->n; i++)     /* same file under another name: one module (per namespace) */
+        if (im->mods[i].m == m && im->mods[i].ns == ns) { add_name(&im->mods[i], name); return i; }
     GROW(im->mods, im->n, im->cap);
     module_hold(m);
     /* opened by dlopen number scope (step scope+1), or at start-up (step 0) */
-    im->mods[im->n] = (struct lmod){ .m = m, .loader = loader, .scope = scope, .step = scope + 1, .now = m->bind_now };
+    im->mods[im->n] = (struct lmod){ .m = m, .loader = loader, .scope = scope, .step = scope + 1, .now = m->bind_now, .ns = ns };
     add_name(&im->mods[im->n], name);
     return im->n++;
 }
@@ -122,12 +126,12 @@ static int bfs(struct image *im, struct searchlist *sl, int root, int scope, cha
         struct module *cm = im->mods[cur].m;
         for (int k = 0; k < cm->nneeded; k++) {
             const char *name = cm->needed[k];
-            int j = by_name(im, name);
+            int j = by_name(im, name, im->mods[cur].ns);
             if (j < 0) {
                 struct module *m = find_library(im, cur, name, err);
                 if (*err) return -1;
                 if (!m) { missing(im, name, cur); continue; }
-                j = add_module(im, m, cur, scope, name);
+                j = add_module(im, m, cur, scope, im->mods[cur].ns, name);
                 cm = im->mods[cur].m;
             }
             struct lmod *cl = &im->mods[cur];
@@ -155,7 +159,7 @@ static int preload(struct image *im, char **err)
         struct module *m = find_library(im, 0, name, err);
         if (*err) { free(list); return -1; }
         if (!m) { *err = xasprintf("LD_PRELOAD: %s: cannot find it (ld.so ignores it with a message)", name); free(list); return -1; }
-        int j = add_module(im, m, 0, -1, xstrdup(name));
+        int j = add_module(im, m, 0, -1, 0, xstrdup(name));
         if (!in_list(&im->global, j)) push(&im->global, j);
     }
     free(list);
@@ -169,7 +173,7 @@ int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, 
     int skip;
     struct module *m = load_path(exe, 1, err, &skip);
     if (!m) return -1;
-    add_module(im, m, -1, -1, exe);
+    add_module(im, m, -1, -1, 0, exe);
     if (m->is_static) { dups_image(im); return 0; }
     /* a NEEDED loop is no obstacle: a module already loaded is reused by
      * name, as ld.so does */
@@ -183,7 +187,7 @@ int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, 
 int image_dlopen(struct image *im, const struct dlopen_req *dl, char **err)
 {
     *err = NULL;
-    int root = by_name(im, dl->path), before = im->n, caller = dl->by ? caller_of(im, dl->by) : 0;
+    int root = by_name(im, dl->path, dl->ns), before = im->n, caller = dl->by ? caller_of(im, dl->by) : 0;
     if (caller < 0) {
         *err = xasprintf("--dlopen %s: by=%s: no such module loaded before this dlopen", dl->path, dl->by);
         return -1;
@@ -203,7 +207,7 @@ int image_dlopen(struct image *im, const struct dlopen_req *dl, char **err)
         }
         /* its own NEEDED: its DT_RPATH, then the executable's (measured:
          * not the caller's), as a module loaded by the executable */
-        root = add_module(im, rm, 0, im->nlocals, dl->path);
+        root = add_module(im, rm, 0, im->nlocals, dl->ns, dl->path);
     }
     im->locals = xrealloc(im->locals, (im->nlocals + 1) * sizeof *im->locals);
     im->roots = xrealloc(im->roots, (im->nlocals + 1) * sizeof *im->roots);
@@ -211,9 +215,14 @@ int image_dlopen(struct image *im, const struct dlopen_req *dl, char **err)
     struct searchlist *sl = &im->locals[im->nlocals];
     memset(sl, 0, sizeof *sl);
     if (bfs(im, sl, root, im->nlocals, err)) return -1;
+    /* a dlmopen namespace's global scope: its first root's searchlist */
+    int ns_first = dl->ns ? im->nlocals + 1 : 0;
+    for (int i = 0; i < before && dl->ns; i++)
+        if (im->mods[i].ns == dl->ns && im->mods[i].ns_scope) { ns_first = im->mods[i].ns_scope; break; }
     for (int i = before; i < im->n; i++) {
         im->mods[i].deepbind = dl->deepbind;
         im->mods[i].now |= !dl->lazy;   /* RTLD_NOW: every reference bound at open */
+        im->mods[i].ns_scope = ns_first;
     }
     im->nlocals++;
     if (dl->kind == SC_GLOBAL) image_promote(im, im->nlocals - 1);

@@ -175,22 +175,19 @@ int main(int argc, char **argv)
             const char *b = strrchr(tr.roots[k].path, '/');
             tdl[k] = dlopen_as_given(tr.roots[k].path, b ? b + 1 : tr.roots[k].path, dl, ndl);
             tdl[k].kind = tr.roots[k].kind;
+            tdl[k].ns = tr.roots[k].ns;   /* a dlmopen: modelled in its own namespace */
         }
         if (WIFSIGNALED(tr.status)) fprintf(stderr, "symsplit: note: --trace: %s ran, killed by signal %d;", tr.exe, WTERMSIG(tr.status));
         else fprintf(stderr, "symsplit: note: --trace: %s ran, exit %d;", tr.exe, WEXITSTATUS(tr.status));
         fprintf(stderr, " %d module(s) it dlopened, in that order:", tr.nroots);
-        for (int k = 0; k < tr.nroots; k++)
+        for (int k = 0; k < tr.nroots; k++) {   /* a dlmopen's root marked as --pid marks its namespace's objects */
+            if (tdl[k].ns) fprintf(stderr, " [namespace %d]", tdl[k].ns);
             fprintf(stderr, " %s%s", tdl[k].path, tdl[k].kind == SC_GLOBAL ? ":global" : ":local");
+        }
         fprintf(stderr, "; %d binding(s) observed", tr.obs.nbinds);
         if (tr.nfailed) fprintf(stderr, "; %d dlopen(s) that loaded nothing, not modules:", tr.nfailed);
         for (int k = 0; k < tr.nfailed; k++) fprintf(stderr, " %s", tr.failed[k]);
         fprintf(stderr, "\n");
-        if (tr.nelsewhere) {   /* one namespace is modelled: say what was left out */
-            fprintf(stderr, "symsplit: note: --trace: %d object(s) loaded in %d dlmopen namespace(s) besides the main one, "
-                            "not read (their bindings and copies are not seen; --pid reads every namespace), as the loader names them:", tr.nelsewhere, tr.nns);
-            for (int k = 0; k < tr.nelsewhere; k++) fprintf(stderr, " %s", tr.elsewhere[k]);
-            fprintf(stderr, "\n");
-        }
         exes[0] = tr.exe;
         nexe = 1;
         dl = tdl;

@@ -16,10 +16,13 @@ int observed_module(const struct image *im, int from, const char *name, const ch
     if (!im->obs) return -1;
     if (im->obs->live) return live_module(im->obs->live, from, name, &lazy);   /* per module: namespaces hold one file twice */
     const struct module *m = im->mods[from].m;
-    char *k = observed_key(m->dev, m->ino, name, ver);
+    int ns = im->mods[from].ns;
+    char *k = observed_key(m->dev, m->ino, ns, name, ver);
     const struct fileid *t = strmap_get(&im->obs->binds, k);
     free(k);
+    /* in the binder's namespace: the loader searches no other (it names
+     * ld.so, which every namespace shares, by its main-namespace entry) */
     for (int i = 0; t && i < im->n; i++)
-        if (im->mods[i].m->dev == t->dev && im->mods[i].m->ino == t->ino) return i;
+        if (im->mods[i].ns == ns && im->mods[i].m->dev == t->dev && im->mods[i].m->ino == t->ino) return i;
     return -1;   /* not observed, or a module the model does not have */
 }

@@ -152,8 +152,9 @@ struct lmod {
     int deepbind;
     int step;                /* 0: loaded at start-up; k: by the k-th --dlopen */
     int now;                 /* binds every reference when loaded (BIND_NOW, RTLD_NOW) */
-    int ns_scope;            /* dlmopen (--pid): 1 + the local searchlist that is its namespace's
-                              * global scope (its first object's); 0: the main namespace */
+    int ns_scope;            /* dlmopen (--pid, --trace): 1 + the local searchlist that is its
+                              * namespace's global scope (its first object's); 0: the main namespace */
+    int ns;                  /* its link-map namespace as the loader numbers it: 0 the main one */
 };
 struct searchlist { int *idx, *join; int n, cap; };   /* join: step it joined the global scope */
 void searchlist_push(struct searchlist *s, int idx, int join);   /* append, growing the list */
@@ -167,7 +168,7 @@ struct image {
     const struct dlsyms *dlsyms;      /* what the host looks up on a handle; NULL: not given */
     const struct observed *obs;       /* what the process did (observed.c); NULL: files only */
 };
-struct dlopen_req { const char *path; enum scopekind kind; int deepbind, lazy; const char *by; int assumed; };   /* by: the caller, NULL the executable; assumed: flags not known (a maps file), RTLD_LOCAL modelled */
+struct dlopen_req { const char *path; enum scopekind kind; int deepbind, lazy; const char *by; int assumed; int ns; };   /* by: the caller, NULL the executable; assumed: flags not known (a maps file), RTLD_LOCAL modelled; ns: 0 a dlopen, k a dlmopen into the loader's namespace k (--trace) */
 /* Builds the image.  Returns 0, or -1 with *err set (malformed file, cycle...). */
 int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, int ndl, char **err);
 int image_dlopen(struct image *im, const struct dlopen_req *r, char **err);   /* one more dlopen, after the rest */
@@ -210,15 +211,15 @@ int self_binding(struct module *m, int defidx, int *how, int *conf);
 
 /* ---- observed.c: bindings read from the process (--trace's loader record, --pid's slots) ---- */
 struct observed {
-    struct strmap binds;     /* binder dev:ino, name, version -> target file id */
+    struct strmap binds;     /* binder dev:ino, its namespace, name, version -> target file id */
     struct strmap files;     /* path -> file id (stat once) */
     int nbinds;
     const struct live *live; /* --pid: each image module's GOT/PLT slots instead (live.c) */
 };
 /* record.c: one binding of the loader's record (paths stat'ed once); the key of a binding */
 struct fileid { dev_t dev; ino_t ino; int ok; };
-void observed_bind(struct observed *o, const char *binder, const char *target, const char *name, const char *ver);
-char *observed_key(dev_t dev, ino_t ino, const char *name, const char *ver);
+void observed_bind(struct observed *o, const char *binder, long ns, const char *target, const char *name, const char *ver);
+char *observed_key(dev_t dev, ino_t ino, int ns, const char *name, const char *ver);
 /* The module (image index) from's reference to name@ver was seen bound to, or -1. */
 int observed_module(const struct image *im, int from, const char *name, const char *ver);
 
@@ -244,10 +245,8 @@ struct dlopen_req dlopen_as_given(const char *path, const char *name, const stru
 struct trace {
     char *exe; int status;            /* what ran; waitpid's status */
     struct observed obs;              /* every binding the loader made in CMD's process */
-    struct dlopen_req *roots; int nroots;   /* what it dlopened, in order; kind: "add ... to global scope" */
+    struct dlopen_req *roots; int nroots;   /* what it dlopened (and dlmopened: ns), in order; kind: "add ... to global scope" */
     char **failed; int nfailed;       /* dlopen attempts that loaded nothing (not modules) */
-    char **elsewhere; int nelsewhere; /* objects loaded in other (dlmopen) namespaces: not read */
-    int nns;                          /* how many such namespaces */
 };
 int trace_run(char *const *cmd, struct trace *t, char **err);
 

@@ -2,13 +2,20 @@
  * LD_DEBUG=files,scopes,bindings with LD_DEBUG_OUTPUT in a private temporary
  * directory (removed afterwards), and this is the one reader of that
  * record (CMD's own process; what it starts writes records of its own):
- *   file=NAME; dynamically loaded by ...   a dlopen attempt, which may find
- *                                          nothing (libepoxy's libGLX.so.1)
- *   opening file=PATH; direct_opencount=N  the dlopen succeeded: a module
- *   add PATH to global scope               opened (or promoted) RTLD_GLOBAL
- *   binding file A to B: ... `S' [V]       A's reference to S@V runs on B's
- * The attempts give the real dlopen order; the bindings are observed
- * (observed.c) and beat the model's.  symsplit waits for CMD: nothing it
+ *   file=NAME [N];  dynamically loaded by C [M]   a dlopen attempt into
+ *                                   namespace N, which may find nothing
+ *                                   (libepoxy's libGLX.so.1); a dlmopen of a
+ *                                   path with a slash prints none
+ *   opening file=PATH [N]; direct_opencount=K     the dlopen (N 0) or
+ *                                   dlmopen (N > 0) succeeded: a module
+ *   add PATH [0] to global scope    opened (or promoted) RTLD_GLOBAL
+ *   binding file A [N] to B [M]: ... `S' [V]      A's reference to S@V, in
+ *                                   namespace N, runs on B's (M is 0 for
+ *                                   ld.so, which every namespace shares)
+ * Every object carries its namespace, [0] the main one (glibc 2.36 and
+ * 2.41 alike).  The attempts give the real dlopen order; the bindings are
+ * observed (observed.c) and beat the model's; the image layer models each
+ * namespace apart (closure.c).  symsplit waits for CMD: nothing it
  * starts outlives it. */
 #include "symsplit.h"
 #include <dirent.h>
@@ -30,7 +37,7 @@ static const char *base(const char *p)
 }
 
 /* The reader's state over one record: dlopen attempts in program order. */
-struct attempt { char *name, *path, *origin; };   /* path: set by the "opening file=" that ends a dlopen well */
+struct attempt { char *name, *path, *origin; long ns; };   /* path: set by the "opening file=" that ends a dlopen well */
 struct record { struct trace *t; struct attempt *a; int n, cap; struct strmap global; };
 
 /* "NAME [NS]" at s: NAME cut off in place; the namespace, or -1 */
@@ -62,20 +69,8 @@ static int same_file(const struct attempt *a, const char *path)
     return same;
 }
 
-/* An object loaded in namespace ns > 0 (dlmopen): named, not modelled. */
-static void elsewhere(struct trace *t, const char *path, long ns)
-{
-    for (int k = 0; k < t->nelsewhere; k++)
-        if (!strcmp(t->elsewhere[k], path)) return;
-    t->elsewhere = xrealloc(t->elsewhere, (t->nelsewhere + 1) * sizeof *t->elsewhere);
-    t->elsewhere[t->nelsewhere++] = xstrdup(path);
-    if (ns > t->nns) t->nns = (int)ns;   /* ld.so numbers new namespaces 1, 2, ... */
-}
-
-/* One line of the loader's record (after "PID:\t").  Only the main
- * namespace [0] is read (a dlmopen namespace is another image); the
- * objects loaded in others are named ("generating link map", the one line
- * every object loaded gets; a dlmopen has no "dynamically loaded by"). */
+/* One line of the loader's record (after "PID:\t"), in any namespace: a
+ * line without one is not the loader's. */
 static void line(struct record *r, char *s)
 {
     char *p, *e;
@@ -85,27 +80,29 @@ static void line(struct record *r, char *s)
         char *b = to + 5, *ver = strstr(se + 1, " [");
         *se = 0;
         if (ver) { ver += 2; ver[strcspn(ver, "]")] = 0; }
-        if (ns_of(a) != 0 || ns_of(b) != 0) return;
+        long ns = ns_of(a);
+        if (ns < 0 || ns_of(b) < 0) return;
         if (!strcmp(a, "<main program>")) a = r->t->exe;
-        observed_bind(&r->t->obs, a, b, sym + 1, ver);
+        observed_bind(&r->t->obs, a, ns, b, sym + 1, ver);
     } else if (!strncmp(s, "file=", 5) && (p = strstr(s, "];  dynamically loaded by "))) {
         char *caller = p + 26;   /* an attempt: it may find nothing (libGLX.so.1, dri/tls/...) */
-        if (ns_of(s + 5) != 0 || ns_of(caller) != 0) return;
+        long ns = ns_of(s + 5);
+        if (ns < 0 || ns_of(caller) < 0) return;
         if (!strcmp(caller, "<main program>")) caller = r->t->exe;
         char *slash = strrchr(caller, '/');
         GROW(r->a, r->n, r->cap);
-        r->a[r->n++] = (struct attempt){ xstrdup(s + 5), NULL, slash ? xasprintf("%.*s", (int)(slash - caller), caller) : xstrdup(".") };
+        r->a[r->n++] = (struct attempt){ xstrdup(s + 5), NULL, slash ? xasprintf("%.*s", (int)(slash - caller), caller) : xstrdup("."), ns };
     } else if (!strncmp(s, "opening file=", 13) && strstr(s, "direct_opencount=")) {
         /* the dlopen succeeded; an empty name is the program itself (dlopen(NULL)) */
-        if (ns_of(s + 13) != 0 || !s[13]) return;
+        *strstr(s, "; direct_opencount=") = 0;
+        long ns = ns_of(s + 13);
+        if (ns < 0 || !s[13]) return;
         for (int i = r->n - 1; i >= 0; i--)
-            if (!r->a[i].path && same_file(&r->a[i], s + 13)) { r->a[i].path = xstrdup(s + 13); return; }
-        GROW(r->a, r->n, r->cap);   /* a module already loaded, opened again (RTLD_NOLOAD|RTLD_GLOBAL...) */
-        r->a[r->n++] = (struct attempt){ xstrdup(s + 13), xstrdup(s + 13), NULL };
-    } else if (!strncmp(s, "file=", 5) && (e = strstr(s, ";  generating link map")) && e[22] == 0) {
-        *e = 0;
-        long ns = ns_of(s + 5);
-        if (ns > 0) elsewhere(r->t, s + 5, ns);
+            if (!r->a[i].path && r->a[i].ns == ns && same_file(&r->a[i], s + 13)) { r->a[i].path = xstrdup(s + 13); return; }
+        /* a module already loaded, opened again (RTLD_NOLOAD|RTLD_GLOBAL...),
+         * or a dlmopen of a path (no attempt line) */
+        GROW(r->a, r->n, r->cap);
+        r->a[r->n++] = (struct attempt){ xstrdup(s + 13), xstrdup(s + 13), NULL, ns };
     } else if (!strncmp(s, "add ", 4) && (e = strstr(s, " to global scope")) && e[16] == 0) {
         *e = 0;   /* LD_DEBUG=scopes: opened (or promoted) RTLD_GLOBAL */
         if (ns_of(s + 4) == 0) strmap_put(&r->global, s + 4, r);
@@ -128,11 +125,13 @@ static void finish(struct record *r)
             else free(a->name);
             continue;
         }
-        for (int k = 0; k < t->nroots && !dup; k++) dup = !strcmp(t->roots[k].path, a->path);
+        for (int k = 0; k < t->nroots && !dup; k++) dup = t->roots[k].ns == a->ns && !strcmp(t->roots[k].path, a->path);
         free(a->name);
         if (dup) { free(a->path); continue; }
         t->roots = xrealloc(t->roots, (t->nroots + 1) * sizeof *t->roots);
-        t->roots[t->nroots++] = (struct dlopen_req){ .path = a->path, .kind = strmap_get(&r->global, a->path) ? SC_GLOBAL : SC_LOCAL };
+        /* dlmopen refuses RTLD_GLOBAL: only the main namespace has one to join */
+        t->roots[t->nroots++] = (struct dlopen_req){ .path = a->path, .ns = (int)a->ns,
+                                                     .kind = !a->ns && strmap_get(&r->global, a->path) ? SC_GLOBAL : SC_LOCAL };
     }
     free(r->a);
     for (size_t i = 0; i < r->global.cap; i++) free(r->global.keys[i]);
