@@ -1184,7 +1184,7 @@ row_args() {
 #   env:VAR=VALUE  setenv after start: ld.so read its variables already: nothing
 #   file:PATH      --dlopen ROW/PATH:local (a library opened by its path)
 # Outside the model, each with its reason (rb_outside):
-#   a newlm or lm: step   dlmopen: symsplit models one namespace
+#   a newlm or lm: step   dlmopen: --dlopen has no namespace (--trace, --pid read them)
 #   refused        the runtime's own guard stops the process: not a binding
 #   a file: step   two files of one SONAME: symsplit reports the one nothing
 #                  binds as LATENT, the lab sees one copy in use (a limit)
@@ -1196,7 +1196,7 @@ row_args() {
 # local scopes: the promotion that would cross, which the -global row makes).
 rb_outside() {   # ROW VERDICT: the reason the row is outside the model, or nothing
     [ "$2" = refused ] && { echo "the runtime's guard stops the process (no binding verdict)"; return; }
-    [[ " $(table_cell route-b "$1" steps) " == *=*newlm* || " $(table_cell route-b "$1" steps) " == *=*lm:* ]] && echo "dlmopen (LM_ID_NEWLM): symsplit models one namespace"
+    [[ " $(table_cell route-b "$1" steps) " == *=*newlm* || " $(table_cell route-b "$1" steps) " == *=*lm:* ]] && echo "dlmopen (LM_ID_NEWLM): --dlopen has no namespace (--trace and --pid read them)"
     [[ " $(table_cell route-b "$1" steps) " == *\ file:* ]] && echo "a library opened by path beside another file of its SONAME: symsplit names both librt.so.1 and reports the unused one LATENT (a limit, measured on path-same-soname)"
     return 0
 }
