@@ -55,6 +55,12 @@ two_copies_differ() {
     assert_line --regexp "^SPLIT +med +tab_put +.*resolves to libtab.so's tab_get \(observed\).* share shared_table "
 }
 
+@test "symsplit --trace: CMD found in PATH: the executable's own bindings are read (the record names it by its argv[0])" {
+    run timeout -k 2 20 env PATH="$FX/split-shared-table:$PATH" "$SYMSPLIT" --trace -- app
+    assert_failure 1
+    assert_line --regexp "^SPLIT +med +tab_put +.*app's reference to tab_get resolves to libtab.so's tab_get \(observed\)"
+}
+
 @test "symsplit: two exports touching different private tables, one interposed, is no row (near miss)" {
     run two_copies_differ ok-shared-near
     assert_failure 1

@@ -38,7 +38,15 @@ static const char *base(const char *p)
 
 /* The reader's state over one record: dlopen attempts in program order. */
 struct attempt { char *name, *path, *origin; long ns; };   /* path: set by the "opening file=" that ends a dlopen well */
-struct record { struct trace *t; struct attempt *a; int n, cap; struct strmap global; };
+struct record { struct trace *t; const char *argv0; struct attempt *a; int n, cap; struct strmap global; };
+
+/* The executable as the record names it: its argv[0] (ld.so prints the
+ * program's own name so; "ls", not a path, when CMD was found in PATH),
+ * or "<main program>" when it has none. */
+static const char *program(const struct record *r, const char *name)
+{
+    return !strcmp(name, "<main program>") || !strcmp(name, r->argv0) ? r->t->exe : name;
+}
 
 /* "NAME [NS]" at s: NAME cut off in place; the namespace, or -1 */
 static long ns_of(char *s)
@@ -82,16 +90,14 @@ static void line(struct record *r, char *s)
         if (ver) { ver += 2; ver[strcspn(ver, "]")] = 0; }
         long ns = ns_of(a);
         if (ns < 0 || ns_of(b) < 0) return;
-        if (!strcmp(a, "<main program>")) a = r->t->exe;
-        observed_bind(&r->t->obs, a, ns, b, sym + 1, ver);
+        observed_bind(&r->t->obs, program(r, a), ns, program(r, b), sym + 1, ver);
     } else if (!strncmp(s, "file=", 5) && (p = strstr(s, "];  dynamically loaded by "))) {
         char *caller = p + 26;   /* an attempt: it may find nothing (libGLX.so.1, dri/tls/...) */
         long ns = ns_of(s + 5);
         if (ns < 0 || ns_of(caller) < 0) return;
-        if (!strcmp(caller, "<main program>")) caller = r->t->exe;
-        char *slash = strrchr(caller, '/');
+        const char *by = program(r, caller), *slash = strrchr(by, '/');
         GROW(r->a, r->n, r->cap);
-        r->a[r->n++] = (struct attempt){ xstrdup(s + 5), NULL, slash ? xasprintf("%.*s", (int)(slash - caller), caller) : xstrdup("."), ns };
+        r->a[r->n++] = (struct attempt){ xstrdup(s + 5), NULL, slash ? xasprintf("%.*s", (int)(slash - by), by) : xstrdup("."), ns };
     } else if (!strncmp(s, "opening file=", 13) && strstr(s, "direct_opencount=")) {
         /* the dlopen succeeded; an empty name is the program itself (dlopen(NULL)) */
         *strstr(s, "; direct_opencount=") = 0;
@@ -236,9 +242,9 @@ static int run(const char *exe, char *const *cmd, const char *out, int *status, 
 
 /* Reads the record of CMD's own process (ld.PID: a process it started
  * writes its own), then removes every file and dir. */
-static void collect(struct trace *t, const char *dir, pid_t pid)
+static void collect(struct trace *t, const char *argv0, const char *dir, pid_t pid)
 {
-    struct record r = { .t = t };
+    struct record r = { .t = t, .argv0 = argv0 };
     char *mine = xasprintf("ld.%d", (int)pid);
     DIR *d = opendir(dir);
     struct dirent *e;
@@ -286,7 +292,7 @@ int trace_run(char *const *cmd, struct trace *t, char **err)
     }
     pid_t pid = 0;
     int rc = run(t->exe, cmd, out, &t->status, &pid, err);
-    collect(t, dir, pid);
+    collect(t, cmd[0], dir, pid);
     for (int i = 0; i < 3; i++) sigaction(sigs[i], &old[i], NULL);
     free(dir);
     free(out);
