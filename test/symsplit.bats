@@ -609,7 +609,14 @@ print(d["collisions"], " ".join(l["module"] for l in r["libraries"]), r["shared"
     assert_line --partial "1 image(s), 0 split(s)"
     run --separate-stderr ss --pid 999999999
     assert_failure 2
-    [[ $stderr == "symsplit: --pid 999999999: cannot read /proc/999999999/exe"* ]]
+    [[ $stderr == "symsplit: --pid 999999999: no such process"* ]]
+    # a kernel thread (kthreadd, pid 2, where /proc shows the host's) maps
+    # no program: said so, not taken for a missing process
+    if [ "$(cat /proc/2/comm 2>/dev/null)" = kthreadd ]; then
+        run --separate-stderr ss --pid 2
+        assert_failure 2
+        [[ $stderr == "symsplit: --pid 2: a kernel thread (it maps no program)"* ]]
+    fi
 }
 
 @test "symsplit: --trace runs the program, takes its dlopens from the loader and marks the split observed" {

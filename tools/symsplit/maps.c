@@ -73,7 +73,21 @@ char *maps_of_pid(const char *pid, char **exe, char **err)
     char *p = xasprintf("/proc/%s/exe", pid), buf[4096];
     ssize_t k = readlink(p, buf, sizeof buf - 1);
     free(p);
-    if (k < 0) { *err = xasprintf("--pid %s: cannot read /proc/%s/exe (no such process, or not permitted)", pid, pid); return NULL; }
+    if (k < 0) {
+        /* Say which: a user mistakes a kernel thread (ps lists it, its exe
+         * link is empty) or another user's process for a bad pid. */
+        int e = errno;
+        char *dir = xasprintf("/proc/%s", pid);
+        int exists = access(dir, F_OK) == 0;
+        free(dir);
+        if (e == ENOENT && exists)
+            *err = xasprintf("--pid %s: a kernel thread (it maps no program)", pid);
+        else if (e == ENOENT)
+            *err = xasprintf("--pid %s: no such process", pid);
+        else
+            *err = xasprintf("--pid %s: cannot read /proc/%s/exe: %s (symsplit needs ptrace access to it: its user or root, as kernel.yama.ptrace_scope and any container allow)", pid, pid, strerror(e));
+        return NULL;
+    }
     buf[k] = 0;
     char *del = strstr(buf, " (deleted)");
     if (del) *del = 0;
