@@ -307,6 +307,19 @@ bad_input() {   # file: one line on stderr naming it, exit 2
     assert_line --partial '1 collisions (1 harmful)'
 }
 
+@test "symsplit: a function a module takes from a library it needs (numpy's xerbla_ in place of BLAS's) is COLLISION med, an override by design, not harmful (exit 0), as running it shows the crossing" {
+    d=$FX/collision
+    run timeout -k 2 10 "$d/app" "$d/libhooks.so"
+    assert_success                                     # libhooks.so's call runs its own hook
+    run timeout -k 2 10 "$d/app" "$d/override.so" "$d/hookuser.so"
+    assert_failure 1                                   # ... and override.so's once override.so is first in its scope
+    run ss --dlopen "$d/override.so" --dlopen "$d/hookuser.so" "$d/app"
+    assert_success
+    assert_line --regexp "^COLLISION +med +hook .*libhooks.so's own interposable reference to hook .*resolves to override.so's copy.*libhooks.so's calls run override.so's code.*crossed into override.so, which needs libhooks.so: an override by design"
+    assert_line --partial '1 collisions (0 harmful)'
+    refute_line --regexp '^SPLIT '
+}
+
 @test "symsplit: two unrelated modules, each its own C++ class of one name (duckdb's and classic-level's OpenWorker), one promoted: COLLISION of the vtable, not SPLIT, as running it shows" {
     d=$FX/collision
     [ "$(nm -D --defined-only "$d/classa.so" | grep -c ' _ZTV6Worker$')" -eq 1 ]   # two strong definitions

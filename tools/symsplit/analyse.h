@@ -68,6 +68,9 @@ struct item {
     int *mods; int nmods;    /* F_CAPTURE: every binder and target of the name (for the allowlist) */
     const char *harmless;    /* F_CAPTURE: why nothing can diverge (state.c), NULL when something can */
     int proven, data;        /* F_CAPTURE: the live copy's state is proven, not estimated; a data object */
+    int override;            /* F_CAPTURE, a collision of functions: the module whose definition is
+                              * bound needs (DT_NEEDED) the one whose reference it takes, as an
+                              * override by design does (numpy's xerbla_ in place of BLAS's) */
     int capture;             /* F_PARTITION: the item of the same name's capture, -1 none */
     int pm[8], pu[8], n;     /* F_PARTITION: each copy's module and one module binding it; F_COPY: n */
     struct collision c;      /* F_COLLISION */

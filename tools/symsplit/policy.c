@@ -19,14 +19,14 @@ static void decide_capture(const struct item *it, struct decision *d)
     const struct finding *f = &it->f;
     memset(d, 0, sizeof *d);
     /* nothing can diverge: INFO */
-    d->sev = it->harmless ? "info" : it->data || f->collision ? "high" : it->proven ? "med" : "low";
+    d->sev = it->harmless ? "info" : it->override ? "med" : it->data || f->collision ? "high" : it->proven ? "med" : "low";
     /* med when disassembly or .symtab proves the state, low when it is estimated;
      * only "possible" evidence: reported, but it does not make the exit status.
      * Two different entities of one name (sizes or bytes differ) are no
      * copies of one state: a collision whose reference crossed (the
      * binding itself is the harm: code built for one works on the other) */
     d->cls = it->harmless ? V_INFO : f->collision ? V_COLLISION : f->conf == C_POSSIBLE ? V_MAYBE : V_SPLIT;
-    d->crossed = f->collision;
+    d->crossed = f->collision && !it->override;   /* an override by design: shown, not counted harmful */
 }
 
 static void decide_noload(struct decision *d, int fragile)

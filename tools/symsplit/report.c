@@ -85,7 +85,10 @@ static void alive_because(char **s, const struct image *im, const char *name, co
         char *sz = xasprintf("%llu", (unsigned long long)dx->size), *sy = xasprintf("%llu", (unsigned long long)dy->size);
         cat(s, "; the two are different entities (%s: %s bytes, ", x, sz, "");
         cat(s, "%s: %s bytes%s)", mname(im, f->target), sy, dx->size == dy->size ? ", different contents" : "");
-        cat(s, ": %s's code works on %s's, built for another definition%s", x, mname(im, f->target), "");
+        if (dx->kind == K_DATA || dy->kind == K_DATA)
+            cat(s, ": %s's code works on %s's, built for another definition%s", x, mname(im, f->target), "");
+        else
+            cat(s, ": %s's calls run %s's code, not the function it was built with%s", x, mname(im, f->target), "");
         free(sz);
         free(sy);
         return;
@@ -181,7 +184,10 @@ static void print_capture(struct report *r, const struct image *im, const struct
     char *why = opening(im, fs);
     captured(&why, im, name, f);
     alive_because(&why, im, name, f);
-    if (f->collision && it->cls == V_COLLISION)
+    if (f->collision && it->cls == V_COLLISION && it->override)
+        cat(&why, " -> a collision: one name, two entities, and a reference crossed into %s, which needs %s: "
+            "an override by design, as an interposer's (not counted harmful)%s", module_name(my), module_name(mx), "");
+    else if (f->collision && it->cls == V_COLLISION)
         cat(&why, " -> a collision: one name, two entities, and a reference crossed (harmful: a crash is likely)%s%s%s",
             "", "", "");
     else if (f->collision) cat(&why, " -> a collision: one name, two entities%s%s%s", "", "", "");
