@@ -68,6 +68,23 @@ char **maps_files(const char *file, int *n, char **err)
     return paths;
 }
 
+/* The kernel's PF_KTHREAD in /proc/PID/stat's flags (its ninth field, after
+ * the command in parentheses): readable by anyone, where the exe link of a
+ * kernel thread is ENOENT for root and EACCES for a user. */
+static int kernel_thread(const char *pid)
+{
+    char *p = xasprintf("/proc/%s/stat", pid), buf[1024];
+    FILE *f = fopen(p, "r");
+    free(p);
+    if (!f) return 0;
+    size_t k = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[k] = 0;
+    char *rp = strrchr(buf, ')');
+    unsigned flags = 0;
+    return rp && sscanf(rp + 1, " %*c %*d %*d %*d %*d %*d %u", &flags) == 1 && (flags & 0x00200000u);
+}
+
 char *maps_of_pid(const char *pid, char **exe, char **err)
 {
     char *p = xasprintf("/proc/%s/exe", pid), buf[4096];
@@ -80,7 +97,7 @@ char *maps_of_pid(const char *pid, char **exe, char **err)
         char *dir = xasprintf("/proc/%s", pid);
         int exists = access(dir, F_OK) == 0;
         free(dir);
-        if (e == ENOENT && exists)
+        if (exists && kernel_thread(pid))
             *err = xasprintf("--pid %s: a kernel thread (it maps no program)", pid);
         else if (e == ENOENT)
             *err = xasprintf("--pid %s: no such process", pid);
