@@ -94,10 +94,7 @@ char *maps_of_pid(const char *pid, char **exe, char **err)
         /* Say which: a user mistakes a kernel thread (ps lists it, its exe
          * link is empty) or another user's process for a bad pid. */
         int e = errno;
-        char *dir = xasprintf("/proc/%s", pid);
-        int exists = access(dir, F_OK) == 0;
-        free(dir);
-        if (exists && kernel_thread(pid))
+        if (kernel_thread(pid))
             *err = xasprintf("--pid %s: a kernel thread (it maps no program)", pid);
         else if (e == ENOENT)
             *err = xasprintf("--pid %s: no such process", pid);
