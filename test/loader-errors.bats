@@ -254,6 +254,25 @@ secure_pairs() {
 	refute_line --partial '[skipped: '
 }
 
+@test "secure mode: a source tree and build directory under /tmp, which the private tree's tmpfs covers, still run the control" {
+	[ "$(id -u)" = 0 ] || skip "needs root: the control runs as nobody from a private tree"
+	c=$(secure_pairs | awk 'NR == 1 { print $2 }')
+	[ -n "$c" ] || fail "nothing to check: no nobody+ control row in the table"
+	# The runner, its helper and a copy of the row under a /tmp of a private
+	# mount namespace (a tmpfs of its own, gone with it): the runner then
+	# mounts the private tree's tmpfs over that /tmp in turn.
+	run unshare --mount --propagation private sh -c '
+		mount -t tmpfs le-test /tmp && mkdir -p /tmp/t/loader-errors /tmp/t/scripts &&
+		cp "$1/loader-errors/run" "$1/loader-errors/clean-paths" /tmp/t/loader-errors/ &&
+		cp "$1/scripts/row-env" "$1/scripts/ld-debug" /tmp/t/scripts/ && cp -a "$2" /tmp/t/row && cp "$3" /tmp/t/host-glibc.txt &&
+		exec /tmp/t/loader-errors/run /tmp/t/row /tmp/t/host-glibc.txt $4' _ \
+		"$TOP" "$(rowdir "$c")" "$BUILD/loader-errors/host-glibc.txt" "$(table_cell loader-errors "$c" run)"
+	assert_success
+	refute_line --partial '[skipped: '
+	assert_line --regexp '^\[app called [^ ]+ in [^] ]+\.so'
+	assert_line '[exit 0]'
+}
+
 @test "nothing outside the build directory changed: the host's ld.so.cache and ldconfig's aux-cache" {
 	run bash -c "stat -c '%n %Y %s' /etc/ld.so.cache /var/cache/ldconfig/aux-cache 2>/dev/null"
 	assert_output "$(cat "$BATS_FILE_TMPDIR/host-files.before")"

@@ -1299,7 +1299,7 @@ le_ss() {   # ROW WORD: run symsplit as the run WORD starts the row's app
     ldconf:*)
         local c=$BATS_TEST_TMPDIR/$1.cache
         (cd "$r" && unshare --mount --propagation private sh -c \
-            'mount -t tmpfs le-ldconfig /var/cache && ldconfig -X -f "$1" -C "$2"' _ "${w#ldconf:}" "$c") 2>/dev/null ||
+            'aux=/var/cache/ldconfig; [ -d $aux ] || aux=/var/cache; mount -t tmpfs le-ldconfig $aux && ldconfig -X -f "$1" -C "$2"' _ "${w#ldconf:}" "$c") 2>/dev/null ||
             { status=125 output="no private mount namespace for ldconfig"; return; }
         env+=(SYMSPLIT_LDCACHE="$c") ;;
     esac
