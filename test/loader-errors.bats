@@ -258,15 +258,17 @@ secure_pairs() {
 	[ "$(id -u)" = 0 ] || skip "needs root: the control runs as nobody from a private tree"
 	c=$(secure_pairs | awk 'NR == 1 { print $2 }')
 	[ -n "$c" ] || fail "nothing to check: no nobody+ control row in the table"
-	# The runner, its helper and a copy of the row under a /tmp of a private
-	# mount namespace (a tmpfs of its own, gone with it): the runner then
-	# mounts the private tree's tmpfs over that /tmp in turn.
+	# The runner, its helpers and a copy of the row under a /tmp of a private
+	# mount namespace (a tmpfs of its own, filled before it is moved onto
+	# /tmp, gone with the namespace): the runner then mounts the private
+	# tree's tmpfs over that /tmp in turn.
+	mkdir "$BATS_TEST_TMPDIR/t"
 	run unshare --mount --propagation private sh -c '
-		mount -t tmpfs le-test /tmp && mkdir -p /tmp/t/loader-errors /tmp/t/scripts &&
-		cp "$1/loader-errors/run" "$1/loader-errors/clean-paths" /tmp/t/loader-errors/ &&
-		cp "$1/scripts/row-env" "$1/scripts/ld-debug" /tmp/t/scripts/ && cp -a "$2" /tmp/t/row && cp "$3" /tmp/t/host-glibc.txt &&
-		exec /tmp/t/loader-errors/run /tmp/t/row /tmp/t/host-glibc.txt $4' _ \
-		"$TOP" "$(rowdir "$c")" "$BUILD/loader-errors/host-glibc.txt" "$(table_cell loader-errors "$c" run)"
+		t=$5/t && mount -t tmpfs le-test "$t" && mkdir -p "$t/loader-errors" "$t/scripts" &&
+		cp "$1/loader-errors/run" "$1/loader-errors/clean-paths" "$t/loader-errors/" &&
+		cp "$1/scripts/row-env" "$1/scripts/ld-debug" "$t/scripts/" && cp -a "$2" "$t/row" && cp "$3" "$t/host-glibc.txt" &&
+		mount --move "$t" /tmp && exec /tmp/loader-errors/run /tmp/row /tmp/host-glibc.txt $4' _ \
+		"$TOP" "$(rowdir "$c")" "$BUILD/loader-errors/host-glibc.txt" "$(table_cell loader-errors "$c" run)" "$BATS_TEST_TMPDIR"
 	assert_success
 	refute_line --partial '[skipped: '
 	assert_line --regexp '^\[app called [^ ]+ in [^] ]+\.so'

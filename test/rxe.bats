@@ -285,9 +285,15 @@ meets_table() {
 # a package and hangs until it is stopped (hang); its calls in $t/apt.log.
 kernel_fetch() {
 	t="$BATS_TEST_TMPDIR"; cache="$t/cache"
-	pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -n 1)
-	[ -n "$pkg" ] || skip "apt's index has no linux-image-amd64 (apt-get update?)"
 	mkdir -p "$t/bin" "$cache"
+	# apt's binary cache, as vm-kernel.sh keeps it in its cache: the vm
+	# tier's copy when it ran (apt checks it against its lists and rebuilds
+	# it if stale); otherwise built once here, for this lookup and the script's.
+	seed=${RXE_VM_CACHE:-$BUILD/rxe-variant/vm-cache}
+	for f in pkgcache.bin srcpkgcache.bin; do [ ! -f "$seed/$f" ] || cp "$seed/$f" "$cache/"; done
+	pkg=$(apt-cache -o Dir::Cache::pkgcache="$cache/pkgcache.bin" -o Dir::Cache::srcpkgcache="$cache/srcpkgcache.bin" \
+		depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -n 1)
+	[ -n "$pkg" ] || skip "apt's index has no linux-image-amd64 (apt-get update?)"
 	cat > "$t/bin/apt-get" <<-EOF
 	#!/bin/sh
 	echo "\$*" >> "$t/apt.log"
