@@ -227,9 +227,9 @@ DEPS_PACKAGES += libc6-dev
 DEPS_COMMANDS :=
 
 # read_table LAB,TABLE: the table's rows as make variables LAB.rows and
-# LAB.<row>.<key> (scripts/rows2mk), read at parse time, so nothing is
+# LAB.<row>.<key> (scripts/rows2mk's awk program), read at parse time, so nothing is
 # written (make -n writes nothing); a table it cannot read stops make.
-read_table = $(eval $1.table := $2)$(foreach a,$(shell $(SCRIPTS)/rows2mk --words $1 $2),$(eval $(subst $(us), ,$a)))$(if $(filter 0,$(.SHELLSTATUS)),,$(error $2: the table cannot be read (see the line above)))
+read_table = $(eval $1.table := $2)$(foreach a,$(shell awk -F'|' -v lab=$1 -v words=1 -f $(SCRIPTS)/rows2mk.awk $2),$(eval $(subst $(us), ,$a)))$(if $(filter 0,$(.SHELLSTATUS)),,$(error $2: the table cannot be read (see the line above)))
 # run_rows LAB,ROWS[,EVIDENCE[,PREFIX]]: a header line per row
 # ("== PREFIX<row>: what"), then the lab's $(LAB.run) for it (and
 # $(LAB.evidence) when asked), all derived into verdicts by the one shared

@@ -366,7 +366,7 @@ check() { printf '%b' "$1" > "$BATS_TEST_TMPDIR/expect"; printf '%b' "$facts" | 
 	done
 	mkdir -p "$BATS_TEST_TMPDIR/t/matrix" "$BATS_TEST_TMPDIR/t/scripts"
 	cp "$TOP/matrix/rows" "$BATS_TEST_TMPDIR/t/matrix/rows"
-	cp "$TOP/scripts/rows2mk" "$BATS_TEST_TMPDIR/t/scripts/"
+	cp "$TOP/scripts/rows2mk" "$TOP/scripts/rows2mk.awk" "$BATS_TEST_TMPDIR/t/scripts/"
 	r=$(TOP="$BATS_TEST_TMPDIR/t" table_rows matrix | awk '{ print $1 }')
 	TOP="$BATS_TEST_TMPDIR/t" table_cell matrix "$r" expect > /dev/null
 	sleep 0.01; sed -i "s/^$r  *|\\([^|]*\\)|[^|]*|/$r |\\1| SPLIT x:9 |/" "$BATS_TEST_TMPDIR/t/matrix/rows"
