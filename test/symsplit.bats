@@ -320,6 +320,20 @@ bad_input() {   # file: one line on stderr naming it, exit 2
     refute_line --regexp '^SPLIT '
 }
 
+@test "symsplit: a library that needs another and defines unversioned the names that one versions (weak ones too) is a different library, not a shim: COLLISION med, an override by design, not harmful (exit 0), as running it shows the crossing" {
+    d=$FX/collision
+    run timeout -k 2 10 "$d/app" "$d/libbase.so.1"
+    assert_success                                     # libbase.so.1's PLT calls run its own allocator
+    run timeout -k 2 10 "$d/app" "$d/libalt.so.1:global"
+    assert_failure 1                                   # ... and libalt.so.1's once it is first in the global scope
+    [ "$(nm -D --defined-only "$d/libbase.so.1" | grep -c ' W base_\(search\|match\)@@BASE_1$')" -eq 2 ]   # weak there, as glibc's regex names
+    run ss --dlopen "$d/libalt.so.1:global" "$d/app"
+    assert_success
+    assert_line --regexp "^COLLISION +med +libalt.so.1\+libbase.so.1 .*different libraries .*export 4 name\(s\) in common.*libbase.so.1's own interposable reference to base_[a-z]+ .*resolves to libalt.so.1's copy.*libbase.so.1's copy stays in use.*an override by design: libalt.so.1, which needs libbase.so.1, takes these functions' references from it \(not harmful\)"
+    assert_line --partial '1 collisions (0 harmful)'
+    refute_line --regexp '^SPLIT '
+}
+
 @test "symsplit: two unrelated modules, each its own C++ class of one name (duckdb's and classic-level's OpenWorker), one promoted: COLLISION of the vtable, not SPLIT, as running it shows" {
     d=$FX/collision
     [ "$(nm -D --defined-only "$d/classa.so" | grep -c ' _ZTV6Worker$')" -eq 1 ]   # two strong definitions

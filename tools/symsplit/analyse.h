@@ -31,10 +31,14 @@ enum { D_MAJOR = 1, D_NAMES };  /* why different: another version of one base na
 struct collision {
     int a, b;                /* module indices, a < b */
     int shared;              /* exported names both define */
+    int unver[2];            /* of them, those a (0) or b (1) defines unversioned where the other versions them */
     const char *example;     /* one shared name */
     int different, decided;  /* 0 same library (or unknown), D_MAJOR, D_NAMES */
     int first, meet;         /* module the global scope finds first (-1 neither); the names meet in a scope */
     int crossed;             /* references bound from one library to the other */
+    int designed;            /* the strongest crossing is an override by design: a function
+                              * taken from a library by a library that needs it (libgvpr's
+                              * malloc and free in place of libc's); set only when none other crossed */
     struct finding f;        /* the strongest of them, */
     const char *name;        /* of this name (NULL: none crossed) */
     int live;                /* its evidence that the library it was linked against stays in use; -1 none */
@@ -107,6 +111,9 @@ void check_loadable(struct findings *fs, const struct image *im);
 void find_copies(struct findings *fs, const struct image *im);
 /* copies.c: a and b carry one library (an exported or hidden copy of a fingerprinted family). */
 int common_family(struct module *a, struct module *b);
+/* state.c: a name of the C++ runtime (std, __gnu_cxx, __cxxabiv1, __cxa_,
+ * new and delete, _Unwind_) or of node-addon-api: copies of one code wherever they are. */
+int runtime_name(const char *n);
 /* state.c: what two copies hold.  Two definitions of one name that are not
  * copies of one thing; a definition's copy reaching state of its own, proven
  * (not estimated); a capture in which nothing can diverge (the reason). */

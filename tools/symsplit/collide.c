@@ -14,7 +14,10 @@
  * (copies.c's fingerprints).  Sizes of the shared definitions do not tell:
  * GTK 3 and GTK 4 share 2585 names and 1518 of them have one size.  A
  * module without a SONAME (an executable, a plugin) and a library that
- * re-exports names of its own dependency (a shim) keep the model of copies. */
+ * re-exports names of its own dependency (a shim) keep the model of copies,
+ * unless it defines unversioned every shared name its dependency versions:
+ * an interface of its own (Oniguruma's GNU regex names, libgvpr's malloc and
+ * free, gnulib's argp copied into libman, each beside glibc's). */
 #include "analyse.h"
 #include <elf.h>
 #include <stdlib.h>
@@ -56,13 +59,13 @@ static struct collision *pair(struct pairs *ps, int a, int b, int create)
 }
 
 /* A definition that takes part in a namesake count: exported, a function or
- * an object, neither weak (C++ vague linkage, emitted everywhere by design)
- * nor unique (one per process whatever happens) nor absolute (glibc's
+ * an object, neither a weak C++ one (vague linkage, emitted everywhere by
+ * design; a weak C name is a library's default, as glibc's re_search) nor unique (one per process whatever happens) nor absolute (glibc's
  * libraries all export their version nodes, GLIBC_2.2.5, as symbols), nor
  * the C runtime's _init and _fini, which old libraries export. */
 static int counts(const struct def *d)
 {
-    return !d->hidden_vis && d->kind != K_OTHER && d->bind != STB_WEAK && d->bind != STB_GNU_UNIQUE &&
+    return !d->hidden_vis && d->kind != K_OTHER && !(d->bind == STB_WEAK && !strncmp(d->name, "_Z", 2)) && d->bind != STB_GNU_UNIQUE &&
            d->shndx != SHN_ABS && strcmp(d->name, "_init") && strcmp(d->name, "_fini");
 }
 
@@ -85,6 +88,8 @@ void pairs_count(struct pairs *ps, const char *name, const int *dm, const int *d
             if (va && vb && strcmp(va, vb)) continue;   /* foo@V1, foo@V2: two interfaces on purpose */
             struct collision *c = pair(ps, dm[i], dm[j], 1);
             if (!c->shared++) c->example = name;
+            /* a C++ runtime name is a bundled copy of the runtime, never another interface */
+            if (!va != !vb && !runtime_name(name)) c->unver[(c->a == dm[i]) == !va ? 0 : 1]++;
         }
 }
 
@@ -114,7 +119,11 @@ static void decide(struct pairs *ps, struct collision *c)
     struct module *A = ps->im->mods[c->a].m, *B = ps->im->mods[c->b].m;
     size_t ba, bb;
     c->different = 0;
-    if (!A->soname || !B->soname || module_needs(A, B) || module_needs(B, A)) return;
+    if (!A->soname || !B->soname) return;
+    /* a library that re-exports its dependency's names is a shim of it, unless it
+     * defines unversioned every one its dependency versions: another interface */
+    if (module_needs(A, B) && c->unver[0] < c->shared) return;
+    if (module_needs(B, A) && c->unver[1] < c->shared) return;
     if (!base_of(A->soname, &ba) || !base_of(B->soname, &bb)) return;
     if (ba == bb && !strncmp(A->soname, B->soname, ba)) {
         if (strcmp(A->soname, B->soname)) c->different = D_MAJOR;   /* libfoo.so.1 and libfoo.so.2 */
@@ -143,9 +152,18 @@ void pairs_note(struct pairs *ps, const char *name, const struct finding *f)
     struct collision *c = pair(ps, f->x, f->target, 0);
     if (!c) return;
     c->crossed++;
-    /* the strongest evidence that the library it was linked against stays in use */
+    const struct image *im = ps->im;
+    /* a function taken from a library by a library that needs it: replaced on
+     * purpose (an allocator, gnulib's argp or obstack), not by load order */
+    int designed = im->mods[f->x].m->defs[f->xdef].kind == K_FUNC && im->mods[f->target].m->defs[f->def].kind == K_FUNC &&
+                   f->target != f->x && module_needs(im->mods[f->target].m, im->mods[f->x].m);
+    /* the strongest evidence that the library it was linked against stays
+     * in use, an accidental crossing before one by design */
     int live = f->collision ? C_CERTAIN : f->conf;
-    if (!c->name || (live >= 0 && (c->live < 0 || live < c->live))) { c->f = *f; c->name = name; c->live = live; }
+    if (!c->name || (c->designed && !designed) ||
+        (designed == c->designed && live >= 0 && (c->live < 0 || live < c->live))) {
+        c->f = *f; c->name = name; c->live = live; c->designed = designed;
+    }
 }
 
 static int scope_pos(const struct image *im, int idx)

@@ -46,7 +46,7 @@ static void decide_collision(struct decision *d, const struct collision *c)
      * library is unused is interposition by design (libunwind's _Unwind_*
      * in place of libgcc_s's, in perf): the pair's row, no harm shown. */
     d->cls = V_COLLISION;
-    d->crossed = c->name && c->live >= 0 && c->live != C_POSSIBLE;
+    d->crossed = c->name && c->live >= 0 && c->live != C_POSSIBLE && !c->designed;
     d->sev = d->crossed ? "high" : "med";
 }
 

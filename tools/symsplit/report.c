@@ -238,6 +238,9 @@ static void print_collision(struct report *r, const struct image *im, const stru
     if (it->cls == V_COLLISION && it->crossed)
         cat(&why, " -> a collision, and a reference crossed: code built for one library runs on the other's "
                   "structures (harmful: a crash is likely)%s%s%s", "", "", "");
+    else if (it->cls == V_COLLISION && c->name && c->designed)
+        cat(&why, " -> a collision, an override by design: %s, which needs %s, takes these functions' references "
+                  "from it (not harmful)%s", mname(im, c->f.target), mname(im, c->f.x), "");
     else if (it->cls == V_COLLISION)
         cat(&why, " -> a collision: a reference to any of these names binds whichever library the scope finds first, "
                   "code built for the other%s%s%s", "", "", "");

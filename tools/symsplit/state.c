@@ -76,7 +76,7 @@ static const unsigned char *rodata_bytes(const struct module *m, const struct de
 /* The C++ runtime and node-addon-api's classes: copies of one code
  * wherever they are (a static libstdc++ in an addon, one header-only
  * library built into each addon), whatever their sizes. */
-static int runtime_name(const char *n)
+int runtime_name(const char *n)
 {
     static const char *const pfx[] = { "_ZNSt", "_ZNKSt", "_ZSt", "_ZTISt", "_ZTSSt", "_ZTVSt", "_ZN9__gnu_cxx",
                                        "_ZNK9__gnu_cxx", "_ZN10__cxxabiv1", "__cxa_", "__gxx_", "_Znw", "_Zna", "_Zdl",
