@@ -593,6 +593,21 @@ print(d["collisions"], " ".join(l["module"] for l in r["libraries"]), r["shared"
     refute_line --regexp '^COPY .* ICU '
 }
 
+@test "symsplit: a library's parts that need one another (libicui18n needs libicuuc, both exporting ICU's names) are one copy of it; a plugin's bundled one is a second" {
+    d=$FX/copies
+    run ss --copies --dlopen "$d/libicui.so" "$d/app"
+    assert_success
+    refute_line --regexp '^COPY .* ICU '
+    run ss --copies --dlopen "$d/libicui.so" --dlopen "$d/icucopy.so" "$d/app"
+    assert_line --regexp '^COPY +med +ICU +.*ICU in 2 copies: libicui.so \(exported\), icucopy.so \(exported[^)]*\)'
+}
+
+@test "symsplit: an embedded libjpeg is told by its own error message, not by a message of another module's that begins alike (php8.2's)" {
+    d=$FX/copies
+    run ss --copies --dlopen "$d/jpegexp.so" --dlopen "$d/jpegemb.so" --dlopen "$d/jpegmsg.so" "$d/app"
+    assert_line --regexp '^COPY +low +libjpeg +.*libjpeg in 2 copies: jpegexp.so \(exported[^)]*\), jpegemb.so \(embedded[^)]*\);'
+}
+
 # ---- issue 16: a live process, from what it has mapped ----
 @test "symsplit: --maps reads what a process mapped; the dlopen flags not seen there come from --dlopen" {
     bats_require_minimum_version 1.5.0

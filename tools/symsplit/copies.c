@@ -43,8 +43,9 @@ static const struct family F[] = {
       "the generated descriptor pool (one .proto registered twice aborts)", NULL },
     { "abseil", "abseil", "", "_ZN4absl", "", NULL, "med", "flags, logging and other process registries", "absl/" },
     { "libsodium", "libsodium", "sodium_init", "", "", NULL, "med", "RNG implementation choice", NULL },
+    /* marker: one of its error messages (php8.2 carries its own "Corrupt JPEG data: ...") */
     { "libjpeg", "libjpeg-turbo", "jpeg_CreateDecompress tjInitDecompress", "", "", "libjpeg-turbo version ", "low",
-      "no process-wide state", "Corrupt JPEG data" },
+      "no process-wide state", "Bogus marker length" },
     { "libpng", "libpng", "png_create_read_struct png_get_libpng_ver", "", "", "libpng version ", "low",
       "no process-wide state", NULL },
     { "libpng", "spng", "spng_ctx_new", "", "", NULL, "low", "no process-wide state", NULL },
@@ -180,6 +181,32 @@ static int user_of(const struct image *im, int i, size_t g, const struct copy *c
     return 0;
 }
 
+/* Exported copies joined by a DT_NEEDED edge are parts of one library, not
+ * copies of it: libicui18n needs libicuuc, abseil's sixteen libraries need
+ * one another (a bundled copy binds its own, it does not need another).
+ * Keeps the first module of each part-group in cp[0..n), returns their number. */
+static int one_per_library(const struct image *im, struct copyof *cp, int n)
+{
+    int *up = xcalloc(n, sizeof *up), k = 0;
+    for (int i = 0; i < n; i++) up[i] = i;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            if (i == j || strcmp(cp[i].kind, KIND[0]) || strcmp(cp[j].kind, KIND[0]) ||
+                !module_needs(im->mods[cp[i].mod].m, im->mods[cp[j].mod].m)) continue;
+            int a = i, b = j;
+            while (up[a] != a) a = up[a];
+            while (up[b] != b) b = up[b];
+            if (a != b) up[a > b ? a : b] = a < b ? a : b;
+        }
+    for (int i = 0; i < n; i++) {
+        int r = i;
+        while (up[r] != r) r = up[r];
+        if (r == i) cp[k++] = cp[i];
+    }
+    free(up);
+    return k;
+}
+
 void find_copies(struct findings *fs, const struct image *im)
 {
     for (size_t f = 0; f < NF; f++) {
@@ -195,6 +222,7 @@ void find_copies(struct findings *fs, const struct image *im)
                 if (rank(F[g].sev) > rank(sev)) sev = F[g].sev;
                 break;   /* one copy per module and group */
             }
+        n = one_per_library(im, cp, n);
         if (n < 2) { free(cp); continue; }
         struct item *it = findings_add(fs, F_COPY, F[f].group);
         it->cp = cp;
