@@ -600,6 +600,9 @@ print(d["collisions"], " ".join(l["module"] for l in r["libraries"]), r["shared"
     refute_line --regexp '^COPY .* ICU '
     run ss --copies --dlopen "$d/libicui.so" --dlopen "$d/icucopy.so" "$d/app"
     assert_line --regexp '^COPY +med +ICU +.*ICU in 2 copies: libicui.so \(exported\), icucopy.so \(exported[^)]*\)'
+    # parts are of one variant: a jemalloc that needs glibc's malloc is a second allocator
+    run ss --copies --dlopen "$d/jemdup.so" "$d/app"
+    assert_line --regexp '^COPY +high +allocator +.*allocator in 2 copies: .*jemdup.so \(exported jemalloc\)'
 }
 
 @test "symsplit: an embedded libjpeg is told by its own error message, not by a message of another module's that begins alike (php8.2's)" {

@@ -181,17 +181,19 @@ static int user_of(const struct image *im, int i, size_t g, const struct copy *c
     return 0;
 }
 
-/* Exported copies joined by a DT_NEEDED edge are parts of one library, not
- * copies of it: libicui18n needs libicuuc, abseil's sixteen libraries need
- * one another (a bundled copy binds its own, it does not need another).
- * Keeps the first module of each part-group in cp[0..n), returns their number. */
+/* Exported copies of one variant joined by a DT_NEEDED are parts of one
+ * library, not copies of it: libicui18n needs libicuuc, abseil's sixteen
+ * libraries need one another (a bundled copy binds its own, it does not need
+ * another). Another variant is another library: libduckdb's jemalloc needs
+ * libc, whose malloc is glibc's. Keeps the first module of each part-group
+ * in cp[0..n), returns their number. */
 static int one_per_library(const struct image *im, struct copyof *cp, int n)
 {
     int *up = xcalloc(n, sizeof *up), k = 0;
     for (int i = 0; i < n; i++) up[i] = i;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
-            if (i == j || strcmp(cp[i].kind, KIND[0]) || strcmp(cp[j].kind, KIND[0]) ||
+            if (i == j || strcmp(cp[i].kind, KIND[0]) || strcmp(cp[j].kind, KIND[0]) || strcmp(cp[i].variant, cp[j].variant) ||
                 !module_needs(im->mods[cp[i].mod].m, im->mods[cp[j].mod].m)) continue;
             int a = i, b = j;
             while (up[a] != a) a = up[a];
