@@ -389,3 +389,16 @@ check() { printf '%b' "$1" > "$BATS_TEST_TMPDIR/expect"; printf '%b' "$facts" | 
 	assert_output --partial 'deps: missing Debian packages: no-such-package-xyz -- run as root:'
 	assert_equal "$left" ''
 }
+
+@test "heartbeat: the beat and its sleep end with the command: nothing it started outlives it" {
+	# heartbeat leads a session of its own; the command notes the session's id
+	setsid "$TOP/scripts/heartbeat" beat sh -c 'ps -o sid= -p $$ > "$1"' _ "$BATS_TEST_TMPDIR/sid" &
+	wait $!
+	sid=$(tr -d ' ' < "$BATS_TEST_TMPDIR/sid")
+	[ -n "$sid" ] || fail "the command did not run"
+	sleep 0.2
+	# what is left of the session, but for processes that have ended (a
+	# container's first process may not reap the ones it inherits)
+	run sh -c 'ps -o stat=,args= -s "$1" | grep -v "^Z"' _ "$sid"
+	assert_output ''
+}
