@@ -102,6 +102,7 @@ void pairs_free(struct pairs *ps);
 void pairs_count(struct pairs *ps, const char *name, const int *dm, const int *dk, int nd);
 int pairs_different(struct pairs *ps, int a, int b);
 void pairs_note(struct pairs *ps, const char *name, const struct finding *f);
+int override_by_design(const struct image *im, const struct finding *f);
 void pairs_find(struct pairs *ps, struct findings *fs);   /* one F_COLLISION per pair of different libraries */
 /* split.c: captures, partitions and collisions of one image */
 void analyse_image(struct findings *fs, const struct image *im);

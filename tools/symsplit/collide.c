@@ -147,16 +147,22 @@ int pairs_different(struct pairs *ps, int a, int b)
 
 /* A reference of f->binder, linked against f->x, bound to f->target of the
  * other library (split.c's capture, with its evidence). */
+/* A capture of functions (no data on either side) into a module that needs
+ * (DT_NEEDED) the library it takes them from: replaced on purpose (numpy's
+ * xerbla_ in place of BLAS's, libgvpr's malloc and free in place of libc's,
+ * gnulib's argp), not by accident of load order. */
+int override_by_design(const struct image *im, const struct finding *f)
+{
+    return im->mods[f->x].m->defs[f->xdef].kind != K_DATA && im->mods[f->target].m->defs[f->def].kind != K_DATA &&
+           f->target != f->x && module_needs(im->mods[f->target].m, im->mods[f->x].m);
+}
+
 void pairs_note(struct pairs *ps, const char *name, const struct finding *f)
 {
     struct collision *c = pair(ps, f->x, f->target, 0);
     if (!c) return;
     c->crossed++;
-    const struct image *im = ps->im;
-    /* a function taken from a library by a library that needs it: replaced on
-     * purpose (an allocator, gnulib's argp or obstack), not by load order */
-    int designed = im->mods[f->x].m->defs[f->xdef].kind == K_FUNC && im->mods[f->target].m->defs[f->def].kind == K_FUNC &&
-                   f->target != f->x && module_needs(im->mods[f->target].m, im->mods[f->x].m);
+    int designed = override_by_design(ps->im, f);
     /* the strongest evidence that the library it was linked against stays
      * in use, an accidental crossing before one by design */
     int live = f->collision ? C_CERTAIN : f->conf;

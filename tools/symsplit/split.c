@@ -401,9 +401,7 @@ void analyse_image(struct findings *fs, const struct image *im)
             it->f = f;
             it->harmless = capture_harmless(im, &f, &it->owned, &it->proven);
             it->data = im->mods[f.x].m->defs[f.xdef].kind == K_DATA || im->mods[f.target].m->defs[f.def].kind == K_DATA;
-            /* a function of a library taken by a module that needs that
-             * library: replaced on purpose, not by accident of load order */
-            it->override = f.collision && !it->data && f.target != f.x && module_needs(im->mods[f.target].m, im->mods[f.x].m);
+            it->override = f.collision && override_by_design(im, &f);
             it->mods = xcalloc(2 * gr->n + 2, sizeof *it->mods);   /* the allowlist matches any of them */
             for (int i = 0; i < gr->n; i++) {
                 it->mods[it->nmods++] = gr->b[i].binder;
