@@ -9,10 +9,13 @@ SHELL := /bin/bash
 # Parallel by default: every lab is -j safe. JOBS=1 runs serially (make
 # cannot see a command-line -j while it reads this file). Only the top-level
 # make sets it: a sub-make shares its parent's jobserver.
-# nproc is asked once (:=, not a deferred ?= that would ask at every use), and
-# JOBS checked by make itself: every sub-make reads this file too.
+# nproc is asked once per run (:=, not a deferred ?= that would ask at every
+# use; the makes a run starts, the tests' included, take the first one's
+# answer from SPLIT_STATE_LAB_NPROC), and JOBS checked by make itself: every
+# sub-make reads this file too.
 ifeq ($(origin JOBS),undefined)
-JOBS := $(shell nproc 2>/dev/null || echo 2)
+export SPLIT_STATE_LAB_NPROC := $(or $(value SPLIT_STATE_LAB_NPROC),$(shell nproc 2>/dev/null || echo 2))
+JOBS := $(SPLIT_STATE_LAB_NPROC)
 endif
 jobs_rest := $(JOBS)
 $(foreach d,0 1 2 3 4 5 6 7 8 9,$(eval jobs_rest := $$(subst $d,,$$(jobs_rest))))
@@ -40,6 +43,9 @@ comma := ,
 SCRIPTS := scripts
 # shq: quote a make value for a single-quoted shell word.
 shq = '$(subst ','\'',$1)'
+# path_find NAME: the first NAME in PATH, as command -v finds it, read by
+# make itself (no shell at every make's start).
+path_find = $(firstword $(wildcard $(addsuffix /$1,$(subst :, ,$(PATH)))))
 ifneq ($(words $(CURDIR)),1)
 $(error the source tree's path has white space ('$(CURDIR)'); make cannot quote it: move the tree)
 endif
@@ -49,10 +55,24 @@ endif
 ifneq ($(words $(B)),1)
 $(error B='$(B)' has white space; make cannot quote it: choose another build directory)
 endif
+# Resolved once per run: a make hands the result to the makes it starts (and
+# the tests') as SPLIT_STATE_LAB_B ("tree|HOME|B" resolved) and _B_FROM (the
+# same with B as given), and a make of the same tree and HOME given either B
+# takes it as resolved (exact strings: no pattern, no word splitting); any
+# other B is resolved and guarded anew.
+b_read := $(CURDIR)|$(HOME)|$(B)
+ifeq ($(b_read),$(value SPLIT_STATE_LAB_B_FROM))
+B_ABS := $(subst $(CURDIR)|$(HOME)|,,$(value SPLIT_STATE_LAB_B))
+else ifeq ($(b_read),$(value SPLIT_STATE_LAB_B))
+B_ABS := $(B)
+else
 B_ABS := $(shell $(SCRIPTS)/build-dir resolve $(call shq,$(B)) $(call shq,$(CURDIR)) 2>&1)
 ifneq ($(.SHELLSTATUS),0)
 $(error $(B_ABS))
 endif
+endif
+export SPLIT_STATE_LAB_B := $(CURDIR)|$(HOME)|$(B_ABS)
+export SPLIT_STATE_LAB_B_FROM := $(b_read)
 
 # make -n (--dry-run, --just-print) runs nothing and writes nothing. make
 # itself still runs recipe lines marked + and lines naming $(MAKE): a line
@@ -74,8 +94,10 @@ ifeq ($(origin LD),default)
 LD := bfd
 endif
 override LD := $(patsubst ld.%,%,$(patsubst ld,bfd,$(LD)))
-# The unit separator: stands for a blank inside a word make passes around.
-us := $(shell printf '\037')
+# The unit separator: stands for a blank inside a word make passes around
+# (printf's, handed down like nproc's answer).
+export SPLIT_STATE_LAB_US := $(or $(value SPLIT_STATE_LAB_US),$(shell printf '\037'))
+us := $(SPLIT_STATE_LAB_US)
 V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
 # Goals that build nothing need no compiler; every other one checks CC and
@@ -83,6 +105,10 @@ Q := $(if $(filter 1,$(V)),,@)
 # installs the compiler first (deps), and its builds run in makes of their
 # own that check: on a fresh machine the default gcc is not there yet. A CC
 # given to it is checked here, as for any goal.
+# What the toolchain's words depend on (below): CC, LD, the caller's RUN and
+# PATH, but for the directory bats puts first in its tests' PATH (its own
+# libexec/bats-core: no toolchain there).
+tc_key := $(CC)|$(LD)|$(RUN)|$(filter-out %/bats-core,$(subst :, ,$(PATH)))
 NO_CC_GOALS := help clean distclean deps labs check-fresh $(if $(filter command line environment,$(origin CC)),,test)
 ifneq ($(filter-out $(NO_CC_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
 # One call (scripts/toolchain --make): the check, then RUN and the binutils.
@@ -90,8 +116,16 @@ ifneq ($(filter-out $(NO_CC_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
 # and recorded the toolchain lines (scripts/toolchain-facts, once per column
 # instead of once per lab: clang's driver costs 45 ms a start), so this make
 # neither asks the driver again nor prints the toolchain lines.
+# Read once per run otherwise: a make hands its words to the makes it starts,
+# and to the tests' (make test reads them for those, after make deps), in
+# SPLIT_STATE_LAB_TC (tc_key: CC|LD|RUN|PATH as read) and SPLIT_STATE_LAB_TC_WORDS; a
+# make started with the same four takes them (gcc, collect2 and ld, about
+# ten processes, at each of the ~300 makes of a make test); any other CC,
+# LD, RUN or PATH (a toolchain column, a test's stand-in compiler) is read.
 ifeq ($(origin TOOLCHAIN_READ),command line)
 tc_words := $(TOOLCHAIN_READ)
+else ifeq ($(value SPLIT_STATE_LAB_TC)$(if $(value SPLIT_STATE_LAB_TC_WORDS),,-),$(tc_key))
+tc_words := $(value SPLIT_STATE_LAB_TC_WORDS)
 else
 tc_words := $(shell $(SCRIPTS)/toolchain --make '$(CC)' '$(LD)' 2>&1)
 # A bare Debian (apt, make, git): the compiler (gcc or clang, as named) or
@@ -146,13 +180,23 @@ export LAB_AR = $(AR)
 export LAB_NM = $(NM)
 export LAB_OBJDUMP = $(OBJDUMP)
 export LAB_READELF = $(READELF)
+# The words as read, for the makes this one starts (above); the toolchain
+# lines handed down with them (make test's, for the tests' makes) belong to
+# the toolchain they were read for.
+ifneq ($(tc_words),)
+ifneq ($(value SPLIT_STATE_LAB_TC),$(tc_key))
+export SPLIT_STATE_LAB_TC_LINES :=
+endif
+export SPLIT_STATE_LAB_TC := $(tc_key)
+export SPLIT_STATE_LAB_TC_WORDS := $(tc_words)
+endif
 
 # Compiles (-c) go through ccache when it is installed (make test installs
 # it): the toolchain check compiles the same sources under gcc+bfd, gcc+gold
 # and gcc+lld, and only the links differ. The cache lives in the build
 # directory of the make that started it, shared by the sub-makes.
 ifeq ($(origin CCACHE),undefined)
-CCACHE := $(shell command -v ccache 2>/dev/null)
+CCACHE := $(call path_find,ccache)
 endif
 export CCACHE_DIR ?= $(B_ABS)/ccache
 COMPILE = $(CCACHE) $(CC)
@@ -287,8 +331,9 @@ EVIDENCE_TARGETS += evidence-$1
 TEST_PREREQS += $$(call $1.prereq,$$($1.rows))
 endef
 
-# The toolchain lines that head a run (none when the caller has them).
-toolchain_report = $(if $(TOOLCHAIN_READ),true,$(SCRIPTS)/toolchain $(CC) $(LD))
+# The toolchain lines that head a run (none when the caller has them; as
+# read once for every make the tests start, when make test handed them down).
+toolchain_report = $(if $(TOOLCHAIN_READ),true,$(if $(value SPLIT_STATE_LAB_TC_LINES),printf '%s\n' "$$SPLIT_STATE_LAB_TC_LINES",$(SCRIPTS)/toolchain $(CC) $(LD)))
 toolchain-report:
 	$(Q)$(SCRIPTS)/toolchain $(CC) $(LD)
 .PHONY: toolchain-report
@@ -464,7 +509,13 @@ test: deps
 	+$(Q)$(SCRIPTS)/heartbeat "make test: building" $(MAKE) --no-print-directory $(addprefix test-built/,$(LABS)) $(filter-out $(foreach l,$(LABS),$(call $l.prereq,$($l.rows))),$(TEST_PREREQS)) $(TEST_RUNS)
 	@echo "make test: running the tests"
 	$(Q)$(run_bats)
-run_bats = B=$(B_ABS) BATS_JOBS=$(JOBS) $(SCRIPTS)/run-bats $(TEST_FIRST) $(filter-out $(TEST_FIRST),$(sort $(wildcard test/*.bats)))
+run_bats = B=$(B_ABS) BATS_JOBS=$(JOBS) $(tc_handoff) $(SCRIPTS)/run-bats $(TEST_FIRST) $(filter-out $(TEST_FIRST),$(sort $(wildcard test/*.bats)))
+# The toolchain read once for all the makes the tests start (make test's own
+# make reads none: its make deps installs the compiler): the words and the
+# lines a lab's run starts with, each of which is about ten processes more,
+# at ~250 makes, than a test's make needs.
+tc_handoff = $(if $(tc_words),,SPLIT_STATE_LAB_TC=$(call shq,$(tc_key)) SPLIT_STATE_LAB_TC_WORDS="$$($(SCRIPTS)/toolchain --make $(call shq,$(CC)) $(call shq,$(LD)))") \
+	SPLIT_STATE_LAB_TC_LINES="$$($(SCRIPTS)/toolchain $(call shq,$(CC)) $(call shq,$(LD)))"
 $(foreach l,$(LABS),$(eval test-built/$l: $$(call $l.prereq,$$($l.rows)) ; @echo "make test: built $l"))
 .PHONY: $(addprefix test-built/,$(LABS))
 

@@ -252,6 +252,29 @@ logging_path() {
 	[ ! -e "$BATS_TEST_TMPDIR/nb" ] || fail "a refused run made its build directory"
 }
 
+# The makes of one run read the toolchain and resolve the build directory
+# once: a make it starts with the same CC, LD, PATH and B takes them as read
+# (the Makefile's SPLIT_STATE_LAB_TC and SPLIT_STATE_LAB_B); one with another
+# CC reads its own.
+@test "a make's sub-makes take its toolchain and build directory as read, and read another CC's" {
+	bin="$BATS_TEST_TMPDIR/bin"; log="$BATS_TEST_TMPDIR/asked"; mkdir -p "$bin"; : > "$log"
+	for t in gcc clang realpath; do
+		printf '#!/bin/sh\necho "%s $*" >> %s\nexec %s "$@"\n' "$t" "$log" "$(command -v "$t")" > "$bin/$t"
+		chmod +x "$bin/$t"
+	done
+	inner='inner: ; @echo "words: $(tc_words) B: $(B_ABS)"'
+	run env -u SPLIT_STATE_LAB_TC -u SPLIT_STATE_LAB_B PATH="$bin:$PATH" make -s -C "$COPY" --no-print-directory B="$BATS_TEST_TMPDIR/b" \
+		--eval 'outer: ; +@$(MAKE) -s --no-print-directory inner && $(MAKE) -s --no-print-directory inner CC=clang' --eval "$inner" outer
+	assert_success
+	assert_equal "$(grep -c '^words: tc.run:= ' <<< "$output")" 2
+	assert_equal "$(grep -c "B: $BATS_TEST_TMPDIR/b\$" <<< "$output")" 2
+	# gcc asked by the first make alone, clang by its own make; the build
+	# directory resolved (realpath -m B) once
+	assert_equal "$(grep -c '^gcc .*-dumpmachine' "$log")" 1
+	assert_equal "$(grep -c '^clang .*-dumpmachine' "$log")" 1
+	assert_equal "$(grep -c "^realpath -m -- $BATS_TEST_TMPDIR/b\$" "$log")" 1
+}
+
 # stop_run_bats SIG JOBS: start run-bats on two slow test files, JOBS at a
 # time, send SIG once a test has started;
 # prints how many ms it took to end. env --default-signal: a job started

@@ -9,7 +9,7 @@ SYMSPLIT_FUZZ := $(SYMSPLIT_OUT)/symsplit-fuzz
 SYMSPLIT_FIX  := $(SYMSPLIT_OUT)/fixtures/.done
 SYMSPLIT_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-sign-compare -Wno-unused-parameter \
                    -Werror=implicit-function-declaration
-SYMSPLIT_CLANG := $(shell command -v clang 2>/dev/null)
+SYMSPLIT_CLANG := $(call path_find,clang)
 
 .PHONY: symsplit symsplit-san symsplit-fuzz symsplit-sweep symsplit-bench
 symsplit: $(SYMSPLIT)
