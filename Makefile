@@ -273,7 +273,12 @@ DEPS_COMMANDS :=
 # read_table LAB,TABLE: the table's rows as make variables LAB.rows and
 # LAB.<row>.<key> (scripts/rows2mk's awk program), read at parse time, so nothing is
 # written (make -n writes nothing); a table it cannot read stops make.
-read_table = $(eval $1.table := $2)$(foreach a,$(shell awk -F'|' -v lab=$1 -v words=1 -f $(SCRIPTS)/rows2mk.awk $2),$(eval $(subst $(us), ,$a)))$(if $(filter 0,$(.SHELLSTATUS)),,$(error $2: the table cannot be read (see the line above)))
+# The tree's tables are read by one awk run before the labs' fragments (one
+# process at every make's start, not one a table); a table not among them
+# (a test's own), or every one when any of them cannot be read, is read on
+# its own, which names what is wrong in it.
+read_table = $(eval $1.table := $2)$(if $(filter $2$(us)%,$(rows_read)),$(foreach a,$(patsubst $2$(us)%,%,$(filter $2$(us)%,$(rows_read))),$(eval $1$(subst $(us), ,$a))),$(read_table_alone))
+read_table_alone = $(foreach a,$(shell awk -F'|' -v lab=$1 -v words=1 -f $(SCRIPTS)/rows2mk.awk $2),$(eval $(subst $(us), ,$a)))$(if $(filter 0,$(.SHELLSTATUS)),,$(error $2: the table cannot be read (see the line above)))
 # run_rows LAB,ROWS[,EVIDENCE[,PREFIX]]: a header line per row
 # ("== PREFIX<row>: what"), then the lab's $(LAB.run) for it (and
 # $(LAB.evidence) when asked), all derived into verdicts by the one shared
@@ -341,6 +346,10 @@ toolchain-report:
 # matrix/lab.mk first: it defines the scenario fixes/ builds on.
 # realworld/lab.mk comes last: its rules use the survey's install machinery
 # and symsplit's build, defined by the fragments before it.
+rows_read := $(shell awk -F'|' -v batch=1 -f $(SCRIPTS)/rows2mk.awk $(wildcard */rows */addons */cases) 2>/dev/null)
+ifneq ($(.SHELLSTATUS),0)
+rows_read :=
+endif
 include matrix/lab.mk $(filter-out matrix/lab.mk realworld/lab.mk,$(sort $(wildcard */lab.mk))) $(wildcard tools/*/lab.mk) $(wildcard realworld/lab.mk)
 
 evidence: $(EVIDENCE_TARGETS)

@@ -252,6 +252,14 @@ logging_path() {
 	[ ! -e "$BATS_TEST_TMPDIR/nb" ] || fail "a refused run made its build directory"
 }
 
+@test "a table make cannot read stops make before anything runs, naming the table and its line" {
+	echo 'extra | a | b | c | d | e | f | g | h | i | j | k | l | m | n | o' >> "$COPY/matrix/rows"
+	run cmake matrix
+	assert_equal "$status" 2
+	assert_line --regexp '^rows2mk: matrix/rows:[0-9]+: row has 16 cells, the header names [0-9]+$'
+	assert_line --partial 'matrix/rows: the table cannot be read'
+}
+
 # The makes of one run read the toolchain and resolve the build directory
 # once: a make it starts with the same CC, LD, PATH and B takes them as read
 # (the Makefile's SPLIT_STATE_LAB_TC and SPLIT_STATE_LAB_B); one with another

@@ -299,6 +299,19 @@ table() { printf '%b' "$1" > "$BATS_TEST_TMPDIR/rows"; echo "$BATS_TEST_TMPDIR/r
 	assert_line "$(printf 'lab.r1.a\037:=\037$$ORIGIN\037\\#x')"
 }
 
+@test "rows2mk.awk batch: every table of the tree in one run reads as each does alone, its name first" {
+	cd "$TOP"
+	tables=$(ls -d */rows */addons */cases)
+	[ "$(echo $tables | wc -w)" -ge 8 ] || fail "too few tables: $tables"
+	awk -F'|' -v batch=1 -f scripts/rows2mk.awk $tables > "$BATS_TEST_TMPDIR/batch"
+	for t in $tables; do
+		scripts/rows2mk --words lab "$t" | sed 's/^lab//' > "$BATS_TEST_TMPDIR/alone"
+		awk -v t="$t" -F'\037' '$1 == t { sub(/^[^\037]*\037/, ""); print }' "$BATS_TEST_TMPDIR/batch" > "$BATS_TEST_TMPDIR/from-batch"
+		[ -s "$BATS_TEST_TMPDIR/alone" ] || fail "$t: nothing read"
+		cmp -s "$BATS_TEST_TMPDIR/alone" "$BATS_TEST_TMPDIR/from-batch" || fail "$t reads differently in the batch"
+	done
+}
+
 # check EXPECT: scripts/check on the facts in $facts against EXPECT lines.
 check() { printf '%b' "$1" > "$BATS_TEST_TMPDIR/expect"; printf '%b' "$facts" | "$TOP/scripts/check" "$BATS_TEST_TMPDIR/expect"; }
 
