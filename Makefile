@@ -58,13 +58,20 @@ endif
 # Resolved once per run: a make hands the result to the makes it starts (and
 # the tests') as SPLIT_STATE_LAB_B ("tree|HOME|B" resolved) and _B_FROM (the
 # same with B as given), and a make of the same tree and HOME given either B
-# takes it as resolved (exact strings: no pattern, no word splitting); any
-# other B is resolved and guarded anew.
+# takes it as resolved (exact strings: no pattern, no word splitting), but
+# only inside the run that holds that directory's lock (SPLIT_STATE_LAB_LOCK,
+# below: set by a make that resolved and guarded it); any other B is
+# resolved and guarded anew.
 b_read := $(CURDIR)|$(HOME)|$(B)
+b_handed := $(subst $(CURDIR)|$(HOME)|,,$(value SPLIT_STATE_LAB_B))
+b_take :=
 ifeq ($(b_read),$(value SPLIT_STATE_LAB_B_FROM))
-B_ABS := $(subst $(CURDIR)|$(HOME)|,,$(value SPLIT_STATE_LAB_B))
+b_take := 1
 else ifeq ($(b_read),$(value SPLIT_STATE_LAB_B))
-B_ABS := $(B)
+b_take := 1
+endif
+ifeq ($(b_take)|$(b_handed),1|$(value SPLIT_STATE_LAB_LOCK))
+B_ABS := $(b_handed)
 else
 B_ABS := $(shell $(SCRIPTS)/build-dir resolve $(call shq,$(B)) $(call shq,$(CURDIR)) 2>&1)
 ifneq ($(.SHELLSTATUS),0)

@@ -283,6 +283,14 @@ logging_path() {
 	assert_equal "$(grep -c "^realpath -m -- $BATS_TEST_TMPDIR/b\$" "$log")" 1
 }
 
+@test "a build directory handed down outside the run that locked it is resolved and guarded again" {
+	tree=$(cd "$COPY" && pwd -P); b="$BATS_TEST_TMPDIR/x"
+	run env -u SPLIT_STATE_LAB_LOCK SPLIT_STATE_LAB_B_FROM="$tree|$HOME|$b" SPLIT_STATE_LAB_B="$tree|$HOME|/" \
+		make -s -C "$COPY" --no-print-directory B="$b" --eval 'where: ; @echo "B: $(B_ABS)"' where
+	assert_success
+	assert_output "B: $b"
+}
+
 # stop_run_bats SIG JOBS: start run-bats on two slow test files, JOBS at a
 # time, send SIG once a test has started;
 # prints how many ms it took to end. env --default-signal: a job started
