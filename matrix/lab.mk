@@ -101,17 +101,19 @@ endef
 # 16 rows, 10 distinct .so, 11 distinct collectives). The key: every cell the
 # recipes above read for it (dropin too: it swaps the library that runs).
 verbs_so_key   = $(subst $(sp1),|,$(strip $(foreach k,vis table so-cflags ctor so-map so-ldflags dropin,$k=$($1.$2.$k))))
-verbs_coll_key = $(call verbs_so_key,$1,$2)|needed=$($1.$2.needed)
 sp1 := $() $()
-# verbs_first LAB,KEYFN,ROW: the first row of LAB whose KEYFN key is ROW's.
-verbs_first = $(firstword $(foreach r,$($1.rows),$(if $(filter $(call $2,$1,$3),$(call $2,$1,$r)),$r)))
 define verbs_shared_link
 $(B)/$1/$2/$3: $(B)/$1/$4/$3
 	$$(Q)$$(dir_made) && ln -f $$< $$@
 endef
-verbs_share = $(foreach r,$($1.rows),\
-	$(if $(filter-out $r,$(call verbs_first,$1,verbs_so_key,$r)),$(eval $(call verbs_shared_link,$1,$r,libverbs_shared.so,$(call verbs_first,$1,verbs_so_key,$r)))) \
-	$(if $(filter-out $r,$(call verbs_first,$1,verbs_coll_key,$r)),$(eval $(call verbs_shared_link,$1,$r,libcollective.so,$(call verbs_first,$1,verbs_coll_key,$r)))))
+# One pass over the rows, each row's key computed once (every make reads
+# this, and the fixes lab's table too): verbs_seen holds FILE<US>KEY<US>ROW
+# for the first row with each key, so a later row finds its first by filter.
+verbs_share = $(eval verbs_seen :=)$(foreach r,$($1.rows),$(call verbs_share_row,$1,$r,$(call verbs_so_key,$1,$r)))
+verbs_share_row = $(call verbs_share_file,$1,$2,libverbs_shared.so,$3)$(call verbs_share_file,$1,$2,libcollective.so,$3|needed=$(subst $(sp1),|,$(strip $($1.$2.needed))))
+# verbs_share_file LAB,ROW,FILE,KEY: ROW's FILE a hard link to the first
+# row's with KEY, or ROW recorded as that first row.
+verbs_share_file = $(if $(filter $3$(us)$4$(us)%,$(verbs_seen)),$(eval $(call verbs_shared_link,$1,$2,$3,$(patsubst $3$(us)$4$(us)%,%,$(firstword $(filter $3$(us)$4$(us)%,$(verbs_seen)))))),$(eval verbs_seen += $3$(us)$4$(us)$2))
 
 # Files a row's set cell names (so-map=, the objects of ctor=exe, host=,
 # exe=static-only, the map of rename=) are prerequisites of that row.
