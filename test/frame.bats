@@ -291,38 +291,41 @@ logging_path() {
 	assert_output "B: $b"
 }
 
-# stop_run_bats SIG JOBS: start run-bats on two slow test files, JOBS at a
-# time, send SIG once a test has started;
-# prints how many ms it took to end. env --default-signal: a job started
-# with & has SIGINT ignored, as a terminal's Ctrl-C would not find it.
+# stop_run_bats SIG JOBS WHOM: start run-bats on two slow test files, JOBS
+# at a time, send SIG once a test has started, to run-bats alone (WHOM pid,
+# as timeout or kill would) or to its process group (group, as a
+# terminal's Ctrl-C does: setsid makes it one, led by run-bats); prints how
+# many ms it took to end. env --default-signal: a job started with & has
+# SIGINT ignored, as a terminal's Ctrl-C would not find it.
 stop_run_bats() {
 	local t="$BATS_TEST_TMPDIR/tmp" t0 pid
 	mkdir -p "$t" "$BATS_TEST_TMPDIR/slow"
 	rm -f "$BATS_TEST_TMPDIR/started"
 	printf '@test "slow" { touch "%s"; sleep 30; }\n' "$BATS_TEST_TMPDIR/started" > "$BATS_TEST_TMPDIR/slow/slow.bats"
 	printf '@test "slow too" { touch "%s"; sleep 30; }\n' "$BATS_TEST_TMPDIR/started" > "$BATS_TEST_TMPDIR/slow/slow2.bats"
-	TMPDIR="$t" BATS_JOBS=$2 env --default-signal=INT "$TOP/scripts/run-bats" "$BATS_TEST_TMPDIR/slow" > /dev/null 2>&1 &
+	TMPDIR="$t" BATS_JOBS=$2 setsid env --default-signal=INT "$TOP/scripts/run-bats" "$BATS_TEST_TMPDIR/slow" > /dev/null 2>&1 &
 	pid=$!
 	# stopped once a test is running, not after a fixed time: on a loaded
 	# machine a second was not always enough for bats to reach its tests
 	for _ in $(seq 300); do [ -e "$BATS_TEST_TMPDIR/started" ] && break; sleep 0.1; done
 	sleep 0.3
 	t0=$(date +%s%N)
-	kill "-$1" "$pid"
+	if [ "$3" = group ]; then kill "-$1" -- "-$pid"; else kill "-$1" "$pid"; fi
 	wait "$pid" || true
 	echo $(( ($(date +%s%N) - t0) / 1000000 ))
 }
 
 @test "run-bats, stopped by SIGINT (Ctrl-C) or SIGTERM, serial or parallel, stops at once with its tests and leaves no temporary file" {
-	for run in INT:1 TERM:1 INT:2; do
-		sig=${run%:*}
-		ms=$(stop_run_bats "$sig" "${run#*:}")
+	for run in INT:1:group TERM:1:pid INT:2:group INT:2:pid; do
+		IFS=: read -r sig jobs whom <<< "$run"
+		ms=$(stop_run_bats "$sig" "$jobs" "$whom")
 		sleep 0.2
 		run pgrep -f "$BATS_TEST_TMPDIR/slow"
 		pkill -f "$BATS_TEST_TMPDIR/slow" || true
 		assert_failure                         # no test process outlived it
-		[ "$ms" -lt 5000 ] || fail "run-bats took $ms ms to stop after SIG$sig"
-		run find "$BATS_TEST_TMPDIR/tmp" -maxdepth 1 -name 'tmp.*'
+		[ "$ms" -lt 5000 ] || fail "run-bats took $ms ms to stop after SIG$sig to its $whom"
+		# nothing in TMPDIR: neither run-bats' directory nor a bats-run-* of bats
+		run find "$BATS_TEST_TMPDIR/tmp" -mindepth 1 -maxdepth 1
 		assert_output ''
 	done
 }
