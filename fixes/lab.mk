@@ -7,6 +7,7 @@ $(call read_table,fixes,$(FIXES_TABLE))
 $(eval $(call verbs_scenario,fixes,$(FIXES_TABLE)))
 $(call verbs_row_files,fixes)
 $(call verbs_share,fixes)
+$(call verbs_shared_objs,fixes,$(FIXES_TABLE))
 FX := $(B)/fixes
 
 # The plugin host: an archive, so that --exclude-libs applies to it, and a

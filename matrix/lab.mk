@@ -47,14 +47,11 @@ $(B)/$1/%/so-dropin/verbs_copy.o: $(VERBS_SRC)/verbs_copy.c $(VERBS_HDR) $2 $(VE
 	$$(Q)$$(COMPILE) $$(call verbs_so_cflags,$1,$$*) $$(call verbs_vis,$$($1.$$*.dropin)) -DVX_COPY=SHARED -c $$< -o $$@
 $(B)/$1/%/so-dropin/provider_ctor.o: $(VERBS_SRC)/provider_ctor.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
 	$$(Q)$$(COMPILE) $$(call verbs_so_cflags,$1,$$*) $$(call verbs_vis,$$($1.$$*.dropin)) -DVX_COPY=SHARED -c $$< -o $$@
-$(B)/$1/%/collective.o: $(VERBS_SRC)/collective.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
-	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(PIC_CFLAGS) -I$(VERBS_SRC) -c $$< -o $$@
-$(B)/$1/%/verbs_static.o: $(VERBS_SRC)/verbs_copy.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
-	$$(Q)$$(COMPILE) $$(call verbs_exe_cflags,$1,$$*) -DVX_COPY=STATIC -c $$< -o $$@
 $(B)/$1/%/provider_static.o: $(VERBS_SRC)/provider_ctor.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
 	$$(Q)$$(COMPILE) $$(call verbs_exe_cflags,$1,$$*) -DVX_COPY=STATIC -c $$< -o $$@
 # rename=<prefix>: app.o's calls get the archive copy's new names from the
-# same map, or they would miss the renamed member and bind to the .so.
+# same map, or they would miss the renamed member and bind to the .so; such
+# a row compiles its own app.o (every other row's is verbs_shared_objs').
 $(B)/$1/%/app.o: $(VERBS_SRC)/app.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
 	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(call verbs_pie,$1,$$*) -I$(VERBS_SRC) -c $$< -o $$@ \
 		$$(if $$($1.$$*.rename),&& $$(OBJCOPY) --redefine-syms=$$(@D)/rename.map $$@)
@@ -115,6 +112,21 @@ verbs_share_row = $(call verbs_share_file,$1,$2,libverbs_shared.so,$3)$(call ver
 # row's with KEY, or ROW recorded as that first row.
 verbs_share_file = $(if $(filter $3$(us)$4$(us)%,$(verbs_seen)),$(eval $(call verbs_shared_link,$1,$2,$3,$(patsubst $3$(us)$4$(us)%,%,$(firstword $(filter $3$(us)$4$(us)%,$(verbs_seen)))))),$(eval verbs_seen += $3$(us)$4$(us)$2))
 
+# The objects whose flags read few cells or none are compiled once per
+# distinct flags, into $(B)/LAB/objs/, named by those flags, and hard-linked
+# into each row: collective.o (no cell), verbs_static.o (exe, exe-vis,
+# table), app.o (exe; not for a rename= row, whose app.o is rewritten).
+# $2 is the table. (The .so's objects are the first sharing row's: verbs_share.)
+verbs_obj_name = $(subst =,.,$(subst $(sp1),_,$(strip $1)))
+verbs_obj_deps = $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
+define verbs_obj_link
+$(B)/$1/$2/$3: $4
+	$$(Q)$$(dir_made) && ln -f $$< $$@
+endef
+verbs_shared_objs = $(foreach r,$($1.rows),	$(eval $(call verbs_obj_link,$1,$r,collective.o,$(call compiled,$(B)/$1/objs/collective.o,$(VERBS_SRC)/collective.c,$(BASE_CFLAGS) $(PIC_CFLAGS) -I$(VERBS_SRC),$(verbs_obj_deps)))) \
+	$(eval $(call verbs_obj_link,$1,$r,verbs_static.o,$(call compiled,$(B)/$1/objs/verbs_static.$(call verbs_obj_name,$(call verbs_pie,$1,$r) $(call verbs_vis,$($1.$r.exe-vis)) $(call verbs_exe_table,$1,$r)).o,$(VERBS_SRC)/verbs_copy.c,$(call verbs_exe_cflags,$1,$r) -DVX_COPY=STATIC,$(verbs_obj_deps)))) \
+	$(if $($1.$r.rename),,$(eval $(call verbs_obj_link,$1,$r,app.o,$(call compiled,$(B)/$1/objs/app.$(call verbs_obj_name,$(call verbs_pie,$1,$r)).o,$(VERBS_SRC)/app.c,$(BASE_CFLAGS) $(call verbs_pie,$1,$r) -I$(VERBS_SRC),$(verbs_obj_deps))))))
+
 # Files a row's set cell names (so-map=, the objects of ctor=exe, host=,
 # exe=static-only, the map of rename=) are prerequisites of that row.
 verbs_row_files = $(foreach r,$($1.rows),$(eval $(B)/$1/$r/libverbs_shared.so: $($1.$r.so-map)) \
@@ -127,6 +139,7 @@ $(call read_table,matrix,matrix/rows)
 $(eval $(call verbs_scenario,matrix,matrix/rows))
 $(call verbs_row_files,matrix)
 $(call verbs_share,matrix)
+$(call verbs_shared_objs,matrix,matrix/rows)
 
 matrix.run = $(call matrix.run-app,$1)
 matrix.evidence = $(call matrix.evidence-vx,$1)
