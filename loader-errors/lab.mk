@@ -205,13 +205,14 @@ $(foreach r,$(call le_rows,dlcaller-rpath-lib-runpath),$(eval $(call le_dlcaller
 
 # gotwatch: app-lazy (-z lazy -z relro: partial RELRO, .got.plt stays
 # writable) and app-now (-z now -z relro: full RELRO), both calling
-# got_target() in libgot.so through the PLT. app is app-lazy.
+# got_target() in libgot.so through the PLT. app is app-lazy (a symlink:
+# make reads app-lazy's time through it, so app-now is order-only).
 define le_gotwatch
 $(LE)/$1/libgot.so: $(call le_obj,$(LE_SRC)/got_target.c,so) $(LE_TABLE)
 	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libgot.so -o $$@ $$<
 $(LE)/$1/app-%: $(call le_obj,$(LE_SRC)/got_watch.c,exe) $(LE)/$1/libgot.so
 	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D) -lgot $$(call le_runpath,) -Wl,-z,$$* -Wl,-z,relro
-$(LE)/$1/app: $(LE)/$1/app-lazy $(LE)/$1/app-now
+$(LE)/$1/app: $(LE)/$1/app-lazy | $(LE)/$1/app-now
 	$$(Q)ln -sf app-lazy $$@
 endef
 $(foreach r,$(call le_rows,gotwatch),$(eval $(call le_gotwatch,$r)))
@@ -219,9 +220,12 @@ $(foreach r,$(call le_rows,gotwatch),$(eval $(call le_gotwatch,$r)))
 ## Runs ######################################################################
 
 # What a row's run words need besides app: a preloaded file, an ld.so.conf,
-# another program, the empty directory "elsewhere" is run from.
+# another program, the empty directory "elsewhere" is run from. Made before
+# app, order-only: app is not made from them (a row's app hard-linked from
+# another row keeps that row's older time, and would be linked again at
+# every make); the capture is run again when the lab's sources change.
 le_run_files = $(patsubst preload:%,%,$(patsubst ldconf:%,%,$(patsubst here:%,%,$(filter preload:% ldconf:% here:%,$(subst trace+,,$1)))))
-$(foreach r,$(loader-errors.rows),$(eval $(LE)/$r/app: $(addprefix $(LE)/$r/,$(call le_run_files,$(loader-errors.$r.run)))))
+$(foreach r,$(loader-errors.rows),$(eval $(LE)/$r/app: | $(addprefix $(LE)/$r/,$(call le_run_files,$(loader-errors.$r.run)))))
 $(foreach r,$(loader-errors.rows),$(if $(filter elsewhere,$(loader-errors.$r.run)),$(eval $(LE)/$r/app: | $(LE)/$r/elsewhere)))
 # The runner reads the host's version facts for every row.
 $(foreach r,$(loader-errors.rows),$(eval $(LE)/$r/app: | $(LE)/host-glibc.txt))
