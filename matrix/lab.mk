@@ -95,7 +95,7 @@ endef
 # Rows whose .so is made from the same cells share one link: each row's
 # libverbs_shared.so (and libcollective.so, linked against it) is a hard link
 # to the first row's with the same cells, when that is another row (matrix:
-# 16 rows, 10 distinct .so, 11 distinct collectives). The key: every cell the
+# 20 rows, 12 distinct .so, 13 distinct collectives). The key: every cell the
 # recipes above read for it (dropin too: it swaps the library that runs).
 verbs_so_key   = $(subst $(sp1),|,$(strip $(foreach k,vis table so-cflags ctor so-map so-ldflags dropin,$k=$($1.$2.$k))))
 sp1 := $() $()
@@ -123,7 +123,8 @@ define verbs_obj_link
 $(B)/$1/$2/$3: $4
 	$$(Q)$$(dir_made) && ln -f $$< $$@
 endef
-verbs_shared_objs = $(foreach r,$($1.rows),	$(eval $(call verbs_obj_link,$1,$r,collective.o,$(call compiled,$(B)/$1/objs/collective.o,$(VERBS_SRC)/collective.c,$(BASE_CFLAGS) $(PIC_CFLAGS) -I$(VERBS_SRC),$(verbs_obj_deps)))) \
+verbs_shared_objs = $(foreach r,$($1.rows),\
+	$(eval $(call verbs_obj_link,$1,$r,collective.o,$(call compiled,$(B)/$1/objs/collective.o,$(VERBS_SRC)/collective.c,$(BASE_CFLAGS) $(PIC_CFLAGS) -I$(VERBS_SRC),$(verbs_obj_deps)))) \
 	$(eval $(call verbs_obj_link,$1,$r,verbs_static.o,$(call compiled,$(B)/$1/objs/verbs_static.$(call verbs_obj_name,$(call verbs_pie,$1,$r) $(call verbs_vis,$($1.$r.exe-vis)) $(call verbs_exe_table,$1,$r)).o,$(VERBS_SRC)/verbs_copy.c,$(call verbs_exe_cflags,$1,$r) -DVX_COPY=STATIC,$(verbs_obj_deps)))) \
 	$(if $($1.$r.rename),,$(eval $(call verbs_obj_link,$1,$r,app.o,$(call compiled,$(B)/$1/objs/app.$(call verbs_obj_name,$(call verbs_pie,$1,$r)).o,$(VERBS_SRC)/app.c,$(BASE_CFLAGS) $(call verbs_pie,$1,$r) -I$(VERBS_SRC),$(verbs_obj_deps))))))
 
