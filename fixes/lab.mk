@@ -25,7 +25,7 @@ $(FX)/%/plugin.o: fixes/plugin.c $(VERBS_HDR) $(FIXES_TABLE) fixes/lab.mk
 $(FX)/%/libvxplugin.so: $(FX)/%/plugin.o $(FX)/%/libverbs_shared.so
 	$(Q)$(CC) $(LDFLAG_FUSE) -shared -Wl,-soname,libvxplugin.so -o $@ $< \
 		-L$(@D) -Wl,--no-as-needed -lverbs_shared $(RPATH_ORIGIN) $(LINK_NOW)
-$(foreach r,$(fixes.rows),$(if $(fixes.$r.host),$(eval $(FX)/$r/app: $(FX)/$r/libvxplugin.so)))
+$(foreach r,$(fixes.rows),$(if $(fixes.$r.host),$(eval $(FX)/$r/link.log: $(FX)/$r/libvxplugin.so)))
 
 # exe=static-only: the collective compiled for the executable like its copy
 # of the registry. (The provider goes in as an object, ctor=exe: an archive

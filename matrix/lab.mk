@@ -77,12 +77,15 @@ $(B)/$1/%/libcollective.so: $(B)/$1/%/collective.o $(B)/$1/%/libverbs_shared.so
 # A link the linker refuses (a COPY relocation against protected data) is
 # the row's result, not a failure of make: everything the linker said goes
 # to link.log, then "[link exit N]"; app exists only if it linked, and
-# matrix/run-row prints the record instead of running it.
-$(B)/$1/%/app: $(B)/$1/%/app.o $(B)/$1/%/libverbs_static.a $(B)/$1/%/libcollective.so $(B)/$1/%/libverbs_shared.so
-	$$(Q)$$(call rm_old,$$@); { $$(CC) $$(LDFLAG_FUSE) $$(call verbs_pie_link,$1,$$*) -o $$@ $$< $$(addprefix $$(@D)/,$$(call verbs_exe_objs,$1,$$*)) \
+# matrix/run-row prints the record instead of running it. The rule's target
+# is link.log, made either way: an app that the linker refused is not linked
+# again at every make.
+$(B)/$1/%/link.log: $(B)/$1/%/app.o $(B)/$1/%/libverbs_static.a $(B)/$1/%/libcollective.so $(B)/$1/%/libverbs_shared.so
+	$$(Q)$$(call rm_old,$$(@D)/app); { $$(CC) $$(LDFLAG_FUSE) $$(call verbs_pie_link,$1,$$*) -o $$(@D)/app $$< $$(addprefix $$(@D)/,$$(call verbs_exe_objs,$1,$$*)) \
 		$$(call verbs_link_dirs,$1,$$*,$$(@D)) -Wl,$$($1.$$*.needed) $$(addprefix -l:,$$(call verbs_exe_dsos,$1,$$*)) -Wl,--no-as-needed \
-		$$($1.$$*.exe-ldflags) $$(call verbs_host_ldflags,$1,$$*) $$(RPATH_ORIGIN) $$(LINK_NOW); echo "[link exit $$$$?]"; } > $$(@D)/link.log.tmp 2>&1; \
-		mv $$(@D)/link.log.tmp $$(@D)/link.log
+		$$($1.$$*.exe-ldflags) $$(call verbs_host_ldflags,$1,$$*) $$(RPATH_ORIGIN) $$(LINK_NOW); echo "[link exit $$$$?]"; } > $$@.tmp 2>&1; \
+		mv $$@.tmp $$@
+$(B)/$1/%/app: $(B)/$1/%/link.log ;
 
 # preload=<file>: the row's own file (in its directory) preloaded, the way
 # an engineer forces "the system copy" in; every other row runs without.
@@ -132,8 +135,8 @@ verbs_shared_objs = $(foreach r,$($1.rows),\
 # exe=static-only, the map of rename=) are prerequisites of that row.
 verbs_row_files = $(foreach r,$($1.rows),$(eval $(B)/$1/$r/libverbs_shared.so: $($1.$r.so-map)) \
 	$(if $($1.$r.dropin),$(eval $(B)/$1/$r/libverbs_shared.so: $(B)/$1/$r/so-dropin/verbs_copy.o $(B)/$1/$r/so-dropin/provider_ctor.o) \
-		$(eval $(B)/$1/$r/app $(B)/$1/$r/libcollective.so: $(B)/$1/$r/linktime/libverbs_shared.so)) \
-	$(eval $(B)/$1/$r/app: $(addprefix $(B)/$1/$r/,$(call verbs_exe_objs,$1,$r))) \
+		$(eval $(B)/$1/$r/link.log $(B)/$1/$r/libcollective.so: $(B)/$1/$r/linktime/libverbs_shared.so)) \
+	$(eval $(B)/$1/$r/link.log: $(addprefix $(B)/$1/$r/,$(call verbs_exe_objs,$1,$r))) \
 	$(if $($1.$r.rename),$(eval $(B)/$1/$r/app.o $(B)/$1/$r/libverbs_static.a: $(B)/$1/$r/rename.map)))
 
 $(call read_table,matrix,matrix/rows)
