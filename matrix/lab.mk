@@ -102,8 +102,9 @@ endef
 # recipes above read for it (dropin too: it swaps the library that runs).
 verbs_so_key   = $(subst $(sp1),|,$(strip $(foreach k,vis table so-cflags ctor so-map so-ldflags dropin,$k=$($1.$2.$k))))
 sp1 := $() $()
-define verbs_shared_link
-$(B)/$1/$2/$3: $(B)/$1/$4/$3
+# verbs_hard_link LAB,ROW,FILE,SOURCE: ROW's FILE made as a hard link to SOURCE.
+define verbs_hard_link
+$(B)/$1/$2/$3: $4
 	$$(Q)$$(dir_made) && ln -f $$< $$@
 endef
 # One pass over the rows, each row's key computed once (every make reads
@@ -113,7 +114,7 @@ verbs_share = $(eval verbs_seen :=)$(foreach r,$($1.rows),$(call verbs_share_row
 verbs_share_row = $(call verbs_share_file,$1,$2,libverbs_shared.so,$3)$(call verbs_share_file,$1,$2,libcollective.so,$3|needed=$(subst $(sp1),|,$(strip $($1.$2.needed))))
 # verbs_share_file LAB,ROW,FILE,KEY: ROW's FILE a hard link to the first
 # row's with KEY, or ROW recorded as that first row.
-verbs_share_file = $(if $(filter $3$(us)$4$(us)%,$(verbs_seen)),$(eval $(call verbs_shared_link,$1,$2,$3,$(patsubst $3$(us)$4$(us)%,%,$(firstword $(filter $3$(us)$4$(us)%,$(verbs_seen)))))),$(eval verbs_seen += $3$(us)$4$(us)$2))
+verbs_share_file = $(if $(filter $3$(us)$4$(us)%,$(verbs_seen)),$(eval $(call verbs_hard_link,$1,$2,$3,$(B)/$1/$(patsubst $3$(us)$4$(us)%,%,$(firstword $(filter $3$(us)$4$(us)%,$(verbs_seen))))/$3)),$(eval verbs_seen += $3$(us)$4$(us)$2))
 
 # The objects whose flags read few cells or none are compiled once per
 # distinct flags, into $(B)/LAB/objs/, named by those flags, and hard-linked
@@ -122,14 +123,10 @@ verbs_share_file = $(if $(filter $3$(us)$4$(us)%,$(verbs_seen)),$(eval $(call ve
 # $2 is the table. (The .so's objects are the first sharing row's: verbs_share.)
 verbs_obj_name = $(subst =,.,$(subst $(sp1),_,$(strip $1)))
 verbs_obj_deps = $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
-define verbs_obj_link
-$(B)/$1/$2/$3: $4
-	$$(Q)$$(dir_made) && ln -f $$< $$@
-endef
 verbs_shared_objs = $(foreach r,$($1.rows),\
-	$(eval $(call verbs_obj_link,$1,$r,collective.o,$(call compiled,$(B)/$1/objs/collective.o,$(VERBS_SRC)/collective.c,$(BASE_CFLAGS) $(PIC_CFLAGS) -I$(VERBS_SRC),$(verbs_obj_deps)))) \
-	$(eval $(call verbs_obj_link,$1,$r,verbs_static.o,$(call compiled,$(B)/$1/objs/verbs_static.$(call verbs_obj_name,$(call verbs_pie,$1,$r) $(call verbs_vis,$($1.$r.exe-vis)) $(call verbs_exe_table,$1,$r)).o,$(VERBS_SRC)/verbs_copy.c,$(call verbs_exe_cflags,$1,$r) -DVX_COPY=STATIC,$(verbs_obj_deps)))) \
-	$(if $($1.$r.rename),,$(eval $(call verbs_obj_link,$1,$r,app.o,$(call compiled,$(B)/$1/objs/app.$(call verbs_obj_name,$(call verbs_pie,$1,$r)).o,$(VERBS_SRC)/app.c,$(BASE_CFLAGS) $(call verbs_pie,$1,$r) -I$(VERBS_SRC),$(verbs_obj_deps))))))
+	$(eval $(call verbs_hard_link,$1,$r,collective.o,$(call compiled,$(B)/$1/objs/collective.o,$(VERBS_SRC)/collective.c,$(BASE_CFLAGS) $(PIC_CFLAGS) -I$(VERBS_SRC),$(verbs_obj_deps)))) \
+	$(eval $(call verbs_hard_link,$1,$r,verbs_static.o,$(call compiled,$(B)/$1/objs/verbs_static.$(call verbs_obj_name,$(call verbs_pie,$1,$r) $(call verbs_vis,$($1.$r.exe-vis)) $(call verbs_exe_table,$1,$r)).o,$(VERBS_SRC)/verbs_copy.c,$(call verbs_exe_cflags,$1,$r) -DVX_COPY=STATIC,$(verbs_obj_deps)))) \
+	$(if $($1.$r.rename),,$(eval $(call verbs_hard_link,$1,$r,app.o,$(call compiled,$(B)/$1/objs/app.$(call verbs_obj_name,$(call verbs_pie,$1,$r)).o,$(VERBS_SRC)/app.c,$(BASE_CFLAGS) $(call verbs_pie,$1,$r) -I$(VERBS_SRC),$(verbs_obj_deps))))))
 
 # Files a row's set cell names (so-map=, the objects of ctor=exe, host=,
 # exe=static-only, the map of rename=) are prerequisites of that row.
