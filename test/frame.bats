@@ -303,7 +303,9 @@ stop_run_bats() {
 	rm -f "$BATS_TEST_TMPDIR/started"
 	printf '@test "slow" { touch "%s"; sleep 30; }\n' "$BATS_TEST_TMPDIR/started" > "$BATS_TEST_TMPDIR/slow/slow.bats"
 	printf '@test "slow too" { touch "%s"; sleep 30; }\n' "$BATS_TEST_TMPDIR/started" > "$BATS_TEST_TMPDIR/slow/slow2.bats"
-	TMPDIR="$t" BATS_JOBS=$2 setsid env --default-signal=INT "$TOP/scripts/run-bats" "$BATS_TEST_TMPDIR/slow" > /dev/null 2>&1 &
+	# started as a bats would start it, its own run directory where run-bats' are
+	mkdir -p "$t/bats-run-outer"
+	TMPDIR="$t" BATS_RUN_TMPDIR="$t/bats-run-outer" BATS_JOBS=$2 setsid env --default-signal=INT "$TOP/scripts/run-bats" "$BATS_TEST_TMPDIR/slow" > /dev/null 2>&1 &
 	pid=$!
 	# stopped once a test is running, not after a fixed time: on a loaded
 	# machine a second was not always enough for bats to reach its tests
@@ -324,8 +326,9 @@ stop_run_bats() {
 		pkill -f "$BATS_TEST_TMPDIR/slow" || true
 		assert_failure                         # no test process outlived it
 		[ "$ms" -lt 5000 ] || fail "run-bats took $ms ms to stop after SIG$sig to its $whom"
-		# nothing in TMPDIR: neither run-bats' directory nor a bats-run-* of bats
+		# nothing in TMPDIR but the caller's run directory: neither run-bats'
+		# directory nor a bats-run-* of the bats it ran
 		run find "$BATS_TEST_TMPDIR/tmp" -mindepth 1 -maxdepth 1
-		assert_output ''
+		assert_output "$BATS_TEST_TMPDIR/tmp/bats-run-outer"
 	done
 }
