@@ -224,6 +224,12 @@ dir_made = { [ -d $(@D) ] || mkdir -p $(@D); }
 # there (the test is the shell's own: a fresh build runs no rm for it).
 rm_old = { [ ! -e $1 ] && [ ! -L $1 ] || rm -f $1; }
 into_target = > $@.tmp && mv -f $@.tmp $@
+# relink_gone DIR: a row whose DIR/link.log records the link a lab keeps
+# whatever the linker says ("[link exit N]"; app only if it linked), and
+# whose app the linker took but is gone since (deleted by hand), has its
+# link.log made anew, so app is linked again. Read while make reads the
+# Makefiles, with no process: a stat a row, the log only when app is gone.
+relink_gone = $(if $(wildcard $1/link.log),$(if $(wildcard $1/app),,$(if $(findstring [link exit 0],$(file <$1/link.log)),$(eval $1/link.log: FORCE))))
 # compiled OBJ,SRC,FLAGS[,DEPS]: OBJ, the object of SRC compiled (-c, through
 # ccache) with FLAGS; its rule is made the first time OBJ is named, so every
 # row, layout and artifact naming the same object shares one compile. A lab

@@ -114,7 +114,7 @@ $(foreach a,$(call ao_archives,$1),$(AO)/$1/lib$a.a: $(addprefix $(AO)/objs/$(ar
 )
 $(AO)/$1/link.log: $(AO)/$1/app.o $(foreach a,$(call ao_archives,$1),$(AO)/$1/lib$a.a)
 endef
-$(foreach r,$(archive-order.rows),$(eval $(call ao_row,$r)))
+$(foreach r,$(archive-order.rows),$(eval $(call ao_row,$r))$(call relink_gone,$(AO)/$r))
 
 # A link that fails is the row's result, not a failure of make: the record
 # is kept whatever the linker's exit status, and app exists only if it linked.

@@ -135,11 +135,7 @@ verbs_row_files = $(foreach r,$($1.rows),$(eval $(B)/$1/$r/libverbs_shared.so: $
 		$(eval $(B)/$1/$r/link.log $(B)/$1/$r/libcollective.so: $(B)/$1/$r/linktime/libverbs_shared.so)) \
 	$(eval $(B)/$1/$r/link.log: $(addprefix $(B)/$1/$r/,$(call verbs_exe_objs,$1,$r))) \
 	$(if $($1.$r.rename),$(eval $(B)/$1/$r/app.o $(B)/$1/$r/libverbs_static.a: $(B)/$1/$r/rename.map)) \
-	$(call verbs_relink_gone,$(B)/$1/$r))
-# verbs_relink_gone DIR: an app the linker took, gone since (deleted by
-# hand), is linked again: its link.log is made anew. Read while make reads
-# this file, with no process (a stat a row; the log only when app is gone).
-verbs_relink_gone = $(if $(wildcard $1/link.log),$(if $(wildcard $1/app),,$(if $(findstring [link exit 0],$(file <$1/link.log)),$(eval $1/link.log: FORCE))))
+	$(call relink_gone,$(B)/$1/$r))
 
 $(call read_table,matrix,matrix/rows)
 $(eval $(call verbs_scenario,matrix,matrix/rows))
