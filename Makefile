@@ -206,7 +206,14 @@ ifeq ($(origin CCACHE),undefined)
 CCACHE := $(call path_find,ccache)
 endif
 export CCACHE_DIR ?= $(B_ABS)/ccache
-COMPILE = $(CCACHE) $(CC)
+# Depend mode: on a miss, ccache reads the headers a compile used from the
+# compiler's own dependency file (-MD -MF, OBJ.d beside the object, read by
+# nothing else) instead of running the preprocessor first, so a miss starts
+# one compiler, not two (measured per cold compile: clang 34 ms of CPU less,
+# gcc 10). Its hits are the direct mode's: same source, headers and flags.
+export CCACHE_DEPEND := true
+ccache_dep = $(if $(CCACHE),-MD -MF $@.d)
+COMPILE = $(CCACHE) $(CC) $(ccache_dep)
 # Every file a compiler or linker writes for a target under $(B), in every
 # lab, goes to a temporary name beside it, renamed onto its own once complete
 # (scripts/atomic-out): a write that was interrupted, failed or raced another
@@ -215,7 +222,7 @@ COMPILE = $(CCACHE) $(CC)
 ATOMIC_OUT := $(CURDIR)/$(SCRIPTS)/atomic-out
 cc_given := $(CC)
 $(B)/%: override CC = $(ATOMIC_OUT) $(cc_given)
-$(B)/%: override COMPILE = $(ATOMIC_OUT) $(CCACHE) $(cc_given)
+$(B)/%: override COMPILE = $(ATOMIC_OUT) $(CCACHE) $(cc_given) $(ccache_dep)
 # into_target: a recipe's stdout to $@ the same way (`cmd $(into_target)`).
 # dir_made: the target's directory made if missing (the test is the shell's
 # own), first on a recipe's line: `$(Q)$(dir_made) && cmd`.
