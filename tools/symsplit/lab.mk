@@ -38,7 +38,7 @@ $(SYMSPLIT_OUT)/obj/%.o: $(SYMSPLIT_DIR)/%.c $(SYMSPLIT_HDRS)
 	$(Q)$(COMPILE) -O2 -g $(SYMSPLIT_CFLAGS) -c $< -o $@
 $(SYMSPLIT_OUT)/san/%.o: $(SYMSPLIT_DIR)/%.c $(SYMSPLIT_HDRS)
 	@mkdir -p $(@D)
-	$(Q)$(ATOMIC_OUT) $(CCACHE) $(SYMSPLIT_SAN_CC) $(SYMSPLIT_SAN_CFLAGS) $(SYMSPLIT_CFLAGS) -c $< -o $@
+	$(Q)$(ATOMIC_OUT) $(CCACHE) $(SYMSPLIT_SAN_CC) $(ccache_dep) $(SYMSPLIT_SAN_CFLAGS) $(SYMSPLIT_CFLAGS) -c $< -o $@
 SYMSPLIT_OBJS = $(patsubst %.c,$(SYMSPLIT_OUT)/$1/%.o,$(SYMSPLIT_LIB) $2)
 
 $(SYMSPLIT): $(call SYMSPLIT_OBJS,obj,main.c)
