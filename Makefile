@@ -211,6 +211,9 @@ export CCACHE_DIR ?= $(B_ABS)/ccache
 # nothing else) instead of running the preprocessor first, so a miss starts
 # one compiler, not two (measured per cold compile: clang 34 ms of CPU less,
 # gcc 10). Its hits are the direct mode's: same source, headers and flags.
+# OBJ.d is the one file a compile writes under its own name, not renamed
+# as below: ccache reads it right after the compile that wrote it, and a
+# compile cut off leaves one that the next compile of OBJ writes anew.
 export CCACHE_DEPEND := true
 ccache_dep = $(if $(CCACHE),-MD -MF $@.d)
 COMPILE = $(CCACHE) $(CC) $(ccache_dep)
