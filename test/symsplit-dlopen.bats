@@ -44,6 +44,23 @@ timeline() {
     refute_line --regexp '^(SPLIT|MAYBE) '
 }
 
+@test "symsplit: the executable's hidden archive copy beside the .so it links, as bfd, gold and lld localise it: split, as running it shows" {
+    local n=0 ld k
+    for ld in bfd gold lld; do
+        for k in exclude-libs local-script; do
+            [ -d "$FX/split-$k-$ld" ] || continue   # that linker is not installed
+            n=$((n + 1))
+            run truth split-$k-$ld
+            assert_failure 1
+            [ "$(nm "$FX/split-$k-$ld/app" | grep -c ' t reg_count$')" -eq 1 ]     # the copy is there, local
+            run ss "$FX/split-$k-$ld/app"
+            assert_failure 1
+            assert_line --regexp "^SPLIT .* reg_(count|add) .*app depends on libreg.so but its own code calls its own hidden copy of reg_(count|add)"
+        done
+    done
+    [ "$n" -ge 2 ]   # bfd's at least: a check that checked nothing fails
+}
+
 @test "symsplit: a lone hidden namesake (.symtab only) is no copy in play: no split, as running it shows" {
     run truth ok-hidden-namesake
     assert_success

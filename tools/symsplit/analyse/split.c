@@ -207,6 +207,9 @@ static int capture(struct ctx *c, const struct group *gr, struct finding *out)
              * was linked against itself (--exclude-libs with the .so on its
              * link line); one its dependencies bring is their own instance */
             if (own_hidden && !direct_dep(im, b->binder, x)) continue;
+            /* a plain local (lld, gold: localised or file-static) is a copy
+             * only of an exported or hidden definition, never of another local */
+            if ((yd->hidden_vis == 2 && X->defs[xd].hidden_vis) || (X->defs[xd].hidden_vis == 2 && yd->hidden_vis)) continue;
             if ((yd->hidden_vis && lone_namesake(Y, yd, im->mods[x].m)) ||
                 (X->defs[xd].hidden_vis && lone_namesake(X, &X->defs[xd], im->mods[b->target].m)))
                 continue;

@@ -51,8 +51,10 @@ struct def {                 /* an exported definition in .dynsym */
     uint8_t readonly;        /* lives in a non-writable section or in RELRO */
     uint8_t direct_call;     /* the module's code calls it directly (calls.c) */
     uint8_t dup;             /* another module in the image defines this name (dups.c) */
-    uint8_t hidden_vis;      /* from .symtab: a hidden definition, bound by its module only */
+    uint8_t hidden_vis;      /* from .symtab: a hidden definition (1), or a plain local one (2: localised by
+                              * lld or gold, or file-static), bound by its module only */
     uint8_t self_lazy;       /* the self-reference is a JUMP_SLOT only (bound at first call) */
+    uint8_t ifunc;           /* STT_GNU_IFUNC: the loader calls it and binds what it returns */
     uint64_t value, size;    /* st_value, st_size */
     uint16_t shndx;          /* st_shndx: where its bytes are */
     int next;                /* next def in the same hash bucket, -1 ends */

@@ -17,7 +17,9 @@ static int crt(const char *n)
 {
     static const char *const names[] = { "completed.0", "completed.1", "__dso_handle", "__TMC_END__", "_init", "_fini",
                                           "_DYNAMIC", "_GLOBAL_OFFSET_TABLE_", "__GNU_EH_FRAME_HDR", "__FRAME_END__",
-                                          "__data_start", "data_start" };
+                                          "__data_start", "data_start", "__abi_tag", "deregister_tm_clones",
+                                          "register_tm_clones", "__do_global_dtors_aux", "frame_dummy", "__TMC_LIST__",
+                                          "__do_global_dtors_aux_fini_array_entry", "__frame_dummy_init_array_entry" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!strcmp(n, names[i])) return 1;
     return !strncmp(n, "completed.", 10);
@@ -62,17 +64,26 @@ void module_symtab(struct module *m, void *elf, int *dcap)
         }
         if (s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE) continue;
         if (type != STT_FUNC && type != STT_OBJECT && type != STT_TLS) continue;
-        if (GELF_ST_BIND(s.st_info) != STB_LOCAL) continue;   /* exports are in .dynsym already */
+        /* exports are in .dynsym already; a global one that is hidden is not
+         * (ld.bfd's --exclude-libs leaves an archive copy's unreferenced
+         * globals GLOBAL HIDDEN, and localises the rest) */
+        if (GELF_ST_BIND(s.st_info) != STB_LOCAL && vis != STV_HIDDEN && vis != STV_INTERNAL) continue;
         const char *name = elf_strptr(e, sh.sh_link, s.st_name);
         if (!name || !*name || crt(name)) continue;
         if (type != STT_FUNC && state_section(e, shstrndx, s.st_shndx)) priv += s.st_size;
         /* ld.bfd drops the visibility when it localizes a hidden symbol but
-         * lists such symbols after a nameless FILE entry; lld keeps STV_HIDDEN */
-        if (vis != STV_HIDDEN && vis != STV_INTERNAL && !localized) continue;   /* file-static names collide freely */
+         * lists such symbols after a nameless FILE entry; lld keeps STV_HIDDEN
+         * for hidden ones.  A global that --exclude-libs or a version
+         * script's "local:" made local is written by lld and gold as a plain
+         * LOCAL DEFAULT symbol in its object's FILE block: the same entry as
+         * a file-static one.  Kept as a plain local (hidden_vis 2): split.c
+         * counts it only with a second name of the same library beside it
+         * (lone_namesake), so one static that shares a name is no copy. */
+        int plain = vis != STV_HIDDEN && vis != STV_INTERNAL && !localized;
         GROW(m->defs, m->ndefs, *dcap);
         m->defs[m->ndefs++] = (struct def){ .name = name, .hash = name_hash(name), .ver = 1,
                                             .kind = type == STT_FUNC ? K_FUNC : K_DATA, .vis = vis,
-                                            .bind = STB_LOCAL, .hidden_vis = 1, .value = s.st_value,
+                                            .bind = STB_LOCAL, .hidden_vis = plain ? 2 : 1, .value = s.st_value,
                                             .size = s.st_size, .next = -1 };
     }
     /* exported data it reaches without a relocation is its own copy too */
