@@ -65,7 +65,21 @@ struct ref {                 /* an undefined dynamic symbol the module needs */
     uint16_t ver;
     uint8_t weak, kind;
     uint8_t lazy;            /* reached only through JUMP_SLOT: bound at first call unless BIND_NOW */
+    uint8_t canon;           /* undefined with a value: a position-dependent executable's PLT entry,
+                              * the function's address for every lookup but a PLT slot's */
 };
+/* One symbol lookup ld.so makes to relocate a module (--bindings): each
+ * dynamic relocation that names a global symbol, once per symbol and class.
+ * Kept only when symsplit is asked for them (keep_lookups). */
+enum lookclass { LC_NORMAL, LC_PLT, LC_COPY };   /* ld.so's type classes: a COPY lookup skips the executable */
+struct lookref {
+    const char *name;
+    uint32_t hash;
+    uint16_t ver;            /* versym index (0x7fff masked) */
+    uint8_t cls, weak, tls;  /* enum lookclass; STB_WEAK; STT_TLS */
+    uint8_t protected_def;   /* the module defines it itself, STV_PROTECTED */
+};
+extern int keep_lookups;
 struct version { const char *name; uint8_t hidden, present; }; /* index -> name (verdef or verneed) */
 struct vneed { const char *file, *name; uint16_t ndx; uint8_t weak; };   /* one .gnu.version_r entry */
 
@@ -86,7 +100,9 @@ struct module {
     struct def *defs; int ndefs;
     int *bucket; int nbucket;
     struct ref *refs; int nrefs;
+    struct lookref *looks; int nlooks;   /* keep_lookups: its relocations' lookups */
     int n_func_exports, own_func_relocs, own_data_relocs;
+    int ncanon;              /* refs with canon set */
     size_t state_bytes;      /* .data + .bss + .tdata + .tbss: writable state the code can reach */
     size_t shared_data;      /* bytes of exported data it reaches through relocations */
     long private_state;      /* bytes of state only this module's code reaches (symtab.c); -1 unknown */
@@ -210,6 +226,23 @@ int lookup(const struct image *im, int from, const char *name, uint32_t hash,
 int lookup_in(const struct image *im, const struct searchlist *sl, const char *name, uint32_t hash,
               const char *ver, int *defidx);
 int self_binding(struct module *m, int defidx, int *how, int *conf);
+/* lookup, with one module left out of every scope (skip >= 0): a COPY
+ * relocation's lookup skips the executable that holds the copy */
+int lookup_skip(const struct image *im, int from, const char *name, uint32_t hash,
+                const char *ver, int ver_hidden, int lazy, int skip, int *defidx);
+
+/* ---- bindings.c: every lookup ld.so makes at start-up, and its answer (--bindings) ---- */
+#define BINDKINDS(X) X(BK_NORMAL, "normal") X(BK_COPY, "copy") X(BK_TLS, "TLS") X(BK_IFUNC, "IFUNC") \
+    X(BK_PROTECTED, "protected")
+enum bindkind { BINDKINDS(ENUM_ITEM) };
+extern const char *const bindkind_name[];
+struct bound {
+    int from, look;          /* image module, index in its looks */
+    int target, def;         /* the defining module and def; target -1: unresolved */
+    int kind;                /* enum bindkind */
+    int observed;            /* 1: read from the process (--trace's record, --pid's slot); 0 modelled */
+};
+int image_bindings(const struct image *im, struct bound **out);   /* count; *out malloc'd */
 
 /* ---- observed.c: bindings read from the process (--trace's loader record, --pid's slots) ---- */
 struct observed {

@@ -36,11 +36,11 @@ static int match(const struct module *m, const char *name, uint32_t hash, const 
 
 /* Entries that joined after step `until` are not there yet. */
 static int in_searchlist(const struct image *im, const struct searchlist *sl, const char *name, uint32_t hash,
-                         const char *ver, int ver_hidden, int until, int *defidx)
+                         const char *ver, int ver_hidden, int until, int skip, int *defidx)
 {
     for (int k = 0; k < sl->n; k++) {
         int idx = sl->idx[k];
-        if (sl->join[k] > until) continue;
+        if (sl->join[k] > until || idx == skip) continue;
         int d = match(im->mods[idx].m, name, hash, ver, ver_hidden);
         if (d >= 0) { *defidx = d; return idx; }
     }
@@ -50,7 +50,7 @@ static int in_searchlist(const struct image *im, const struct searchlist *sl, co
 int lookup_in(const struct image *im, const struct searchlist *sl, const char *name, uint32_t hash,
               const char *ver, int *defidx)
 {
-    return in_searchlist(im, sl, name, hash, ver, 0, INT_MAX, defidx);
+    return in_searchlist(im, sl, name, hash, ver, 0, INT_MAX, -1, defidx);
 }
 
 /* Module `from` looks up a name: its scopes in order (the global scope, then
@@ -64,6 +64,12 @@ int lookup_in(const struct image *im, const struct searchlist *sl, const char *n
 int lookup(const struct image *im, int from, const char *name, uint32_t hash,
            const char *ver, int ver_hidden, int lazy, int *defidx)
 {
+    return lookup_skip(im, from, name, hash, ver, ver_hidden, lazy, -1, defidx);
+}
+
+int lookup_skip(const struct image *im, int from, const char *name, uint32_t hash,
+                const char *ver, int ver_hidden, int lazy, int skip, int *defidx)
+{
     int seen = observed_module(im, from, name, ver), sd;
     if (seen >= 0 && (sd = match(im->mods[seen].m, name, hash, ver, ver_hidden)) >= 0) { *defidx = sd; return seen; }
     int until = lazy && !im->mods[from].now ? INT_MAX : im->mods[from].step ? im->mods[from].step - 1 : 0;
@@ -76,9 +82,9 @@ int lookup(const struct image *im, int from, const char *name, uint32_t hash,
         second = &im->locals[l->scope];
         if (l->deepbind) { second = first; first = &im->locals[l->scope]; }
     }
-    int t = in_searchlist(im, first, name, hash, ver, ver_hidden, first == &im->global ? until : INT_MAX, defidx);
+    int t = in_searchlist(im, first, name, hash, ver, ver_hidden, first == &im->global ? until : INT_MAX, skip, defidx);
     if (t < 0 && second)
-        t = in_searchlist(im, second, name, hash, ver, ver_hidden, second == &im->global ? until : INT_MAX, defidx);
+        t = in_searchlist(im, second, name, hash, ver, ver_hidden, second == &im->global ? until : INT_MAX, skip, defidx);
     return t;
 }
 

@@ -133,7 +133,9 @@ int read_dynsym(struct parse *p)
         if (s.st_shndx == SHN_UNDEF) {
             GROW(m->refs, m->nrefs, rcap);
             p->sym2ref[i] = m->nrefs;
-            m->refs[m->nrefs++] = (struct ref){ name, name_hash(name), vs & 0x7fff, bind == STB_WEAK, kind_of(type), 0 };
+            m->refs[m->nrefs++] = (struct ref){ name, name_hash(name), vs & 0x7fff, bind == STB_WEAK, kind_of(type), 0,
+                                                s.st_value != 0 };
+            m->ncanon += s.st_value != 0;
             continue;
         }
         /* what do_lookup_x accepts as a definition */
@@ -149,11 +151,36 @@ int read_dynsym(struct parse *p)
         p->sym2def[i] = m->ndefs;
         m->defs[m->ndefs++] = (struct def){ .name = name, .hash = name_hash(name), .ver = vs & 0x7fff,
                                             .hidden = (vs & 0x8000) != 0, .kind = kind_of(type), .vis = vis,
-                                            .bind = bind, .readonly = ro, .value = s.st_value,
+                                            .bind = bind, .readonly = ro, .ifunc = type == STT_GNU_IFUNC, .value = s.st_value,
                                             .size = s.st_size, .shndx = s.st_shndx, .next = -1 };
         m->n_func_exports += kind_of(type) == K_FUNC;
     }
     return 0;
+}
+
+int keep_lookups;
+
+/* The lookup ld.so makes for relocation `info` against .dynsym entry si:
+ * none for a local symbol or a hidden one (it binds in its module, dl-reloc's
+ * RESOLVE_MAP); one per symbol and class (its lookup cache answers a repeat). */
+static void note_lookup(struct parse *p, size_t si, int type, unsigned char *classes, int *cap)
+{
+    struct module *m = p->m;
+    GElf_Sym s;
+    if (!gelf_getsym(p->symd, si, &s)) return;
+    int vis = GELF_ST_VISIBILITY(s.st_other), bind = GELF_ST_BIND(s.st_info);
+    if (bind == STB_LOCAL || vis == STV_HIDDEN || vis == STV_INTERNAL) return;
+    int cls = type == R_COPY_TYPE ? LC_COPY : type == R_JUMP_SLOT_TYPE ? LC_PLT : LC_NORMAL;
+    if (classes[si] & (1 << cls)) return;
+    classes[si] |= 1 << cls;
+    int oob = 0;
+    const char *name = elf_str(p->e, p->dynsym_sh.sh_link, s.st_name, &oob);
+    if (oob || !*name) return;
+    uint16_t vs = p->verd ? ((uint16_t *)p->verd->d_buf)[si] : 1;
+    GROW(m->looks, m->nlooks, *cap);
+    m->looks[m->nlooks++] = (struct lookref){ name, name_hash(name), vs & 0x7fff, cls, bind == STB_WEAK,
+                                              GELF_ST_TYPE(s.st_info) == STT_TLS,
+                                              s.st_shndx != SHN_UNDEF && vis == STV_PROTECTED };
 }
 
 int read_relocs(struct parse *p)
@@ -161,12 +188,14 @@ int read_relocs(struct parse *p)
     struct module *m = p->m;
     Elf_Scn *scn = NULL;
     char *seen = xcalloc(p->nsyms ? p->nsyms : 1, 1);
+    unsigned char *classes = keep_lookups ? xcalloc(p->nsyms ? p->nsyms : 1, 1) : NULL;
+    int lcap = 0;
     while (p->nsyms && (scn = elf_nextscn(p->e, scn))) {
         GElf_Shdr sh;
         gelf_getshdr(scn, &sh);
         if ((sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL) || sh.sh_link != p->dynsym_ndx) continue;
         Elf_Data *d = elf_getdata(scn, NULL);
-        if (!d) { free(seen); return bad(p, "unreadable relocation section %zu: %s", elf_ndxscn(scn), elf_why("no data")); }
+        if (!d) { free(seen); free(classes); return bad(p, "unreadable relocation section %zu: %s", elf_ndxscn(scn), elf_why("no data")); }
         int rela = sh.sh_type == SHT_RELA;
         size_t n = d->d_size / gelf_fsize(p->e, rela ? ELF_T_RELA : ELF_T_REL, 1, EV_CURRENT);
         for (size_t i = 0; i < n; i++) {
@@ -174,12 +203,14 @@ int read_relocs(struct parse *p)
             GElf_Rel rl;
             if (rela ? !gelf_getrela(d, i, &r) : !gelf_getrel(d, i, &rl)) {
                 free(seen);
+                free(classes);
                 return bad(p, "corrupt relocation %zu in section %zu", i, elf_ndxscn(scn));
             }
             uint64_t info = rela ? r.r_info : rl.r_info;
             size_t si = GELF_R_SYM(info);
             int slot = GELF_R_TYPE(info) == R_JUMP_SLOT_TYPE;
             if (si == 0 || si >= p->nsyms) continue;
+            if (classes) note_lookup(p, si, GELF_R_TYPE(info), classes, &lcap);
             if (p->sym2ref[si] >= 0) {   /* lazy until some relocation needs it at load time */
                 struct ref *rf = &m->refs[p->sym2ref[si]];
                 rf->lazy = (rf->lazy || !seen[si]) && slot;
@@ -197,5 +228,6 @@ int read_relocs(struct parse *p)
         }
     }
     free(seen);
+    free(classes);
     return 0;
 }

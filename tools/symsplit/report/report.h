@@ -12,4 +12,6 @@ void report_partial(struct report *r);   /* an image with a NEEDED no search fou
 void report_finish(struct report *r, int images, int errors, int suppressed);
 const int *report_counts(const struct report *r);
 int report_crossed(const struct report *r);   /* COLLISION rows whose reference crossed */
+/* bindings.c: --bindings, every start-up lookup and its answer (image_bindings) */
+void report_bindings(FILE *f, const struct image *im, const struct bound *b, int n);
 #endif

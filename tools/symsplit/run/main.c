@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #define USAGE "usage: symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind][:by=MODULE]]... [--dlsym NAME[@VER]]... [--host node|python] [--preload LIB]... [--allow FILE] [--json] [--json-out FILE] [--info] [--copies] [--strict] EXECUTABLE...\n" \
+              "       symsplit --bindings [--dlopen ...]... [--preload LIB]... EXECUTABLE... | --pid PID | --trace -- CMD\n" \
               "       symsplit [options] --pid PID | --maps FILE [EXECUTABLE]\n" \
               "       symsplit [options] --trace -- CMD [ARGS]\n"
 #define VERSION "symsplit 0.2 (split-state-lab)\n"
@@ -40,6 +41,11 @@
     "  --info                 also print MAYBE and INFO rows\n" \
     "  --copies               COPY rows (libraries in 2+ copies) also without --dlopen\n" \
     "  --strict               LATENT and COPY rows set the exit status too\n" \
+    "  --bindings             no findings: every symbol lookup ld.so makes to relocate each image\n" \
+    "                         (as under LD_BIND_NOW) and the definition it binds, one line each:\n" \
+    "                         binding FROM TO SYMBOL VERSION KIND observed|modelled (tab-separated;\n" \
+    "                         TO, VERSION - for none; KIND normal, copy, TLS, IFUNC or protected),\n" \
+    "                         each image headed by 'image PATH'; exit 0, or 2 if an image failed\n" \
     "Exit: 0 no split, 1 split found, 2 error (bad input, bad usage), 3 an image cannot load.\n"
 
 /* One line: what is wrong, and where to look. */
@@ -92,7 +98,7 @@ int main(int argc, char **argv)
 {
     struct dlopen_req *dl = xcalloc(argc, sizeof *dl);
     const char **exes = xcalloc(argc, sizeof *exes);
-    int ndl = 0, nexe = 0, json = 0, show_all = 0, strict = 0, copies = 0;
+    int ndl = 0, nexe = 0, json = 0, show_all = 0, strict = 0, copies = 0, bindings = 0;
     struct allow *allow = NULL;
     struct dlsyms *dlsyms = NULL;
     const char *maps = NULL, *pid = NULL, *json_path = NULL, *allow_path = NULL;
@@ -120,6 +126,7 @@ int main(int argc, char **argv)
             json_path = argv[++i];
         }
         else if (!strcmp(a, "--copies")) copies = 1;
+        else if (!strcmp(a, "--bindings")) bindings = keep_lookups = 1;
         else if (!strcmp(a, "--info")) show_all = 1;
         else if (!strcmp(a, "--preload")) {   /* as LD_PRELOAD: also for a --trace run */
             if (i + 1 >= argc) return usage("--preload needs an argument");
@@ -155,6 +162,8 @@ int main(int argc, char **argv)
     /* contradictions, before any work */
     if (trace_cmd && (maps || pid)) return usage("--trace runs CMD; --pid and --maps read a process that exists: give one of them");
     if (trace_cmd && nexe) return usage("--trace analyses CMD: no EXECUTABLE besides it");
+    if (bindings && (json || json_path || show_all || strict || copies || allow_path))
+        return usage("--bindings prints bindings, not findings: no --json, --json-out, --info, --strict, --copies or --allow with it");
     if (pid && nexe) return usage("--pid takes its executable from /proc/PID/exe: no EXECUTABLE besides it");
     if (maps && nexe > 1) return usage("--maps FILE takes at most one EXECUTABLE");
     if (pid && !(maps = maps_of_pid(pid, &pid_exe, &err))) return usage(err);
@@ -254,6 +263,15 @@ int main(int argc, char **argv)
             if (getenv("SYMSPLIT_DEBUG"))     /* the closure in load order, for checking against ldd */
                 for (int i = 0; i < im.n; i++)
                     fprintf(stderr, "closure %s: %s => %s\n", exes[e], module_name(im.mods[i].m), im.mods[i].m->path);
+            if (bindings) {   /* the lookups and their answers, no findings */
+                struct bound *b;
+                int nb = image_bindings(&im, &b);
+                report_bindings(stdout, &im, b, nb);
+                free(b);
+                image_free(&im);
+                module_cache_trim();
+                continue;
+            }
             if (im.nmissing) report_partial(r);
             /* the findings, then the policy, then the rows: one pass each */
             struct findings fs = { 0 };
@@ -283,6 +301,11 @@ int main(int argc, char **argv)
         }
         image_free(&im);
         module_cache_trim();
+    }
+    if (bindings) {
+        int status = errors ? 2 : 0;
+        if (stdout_close(&err)) { fprintf(stderr, "symsplit: %s\n", err); status = 2; }
+        return status;
     }
     report_finish(r, images, errors, policy_suppressed(pol));   /* closes json_out: jbuf holds the object */
     int status = exit_status(report_counts(r), report_crossed(r), errors, strict);

@@ -1,0 +1,80 @@
+/* Every lookup ld.so makes to relocate an image at start-up, and the
+ * definition it binds (--bindings): what LD_DEBUG=bindings prints when the
+ * loader relocates everything (LD_BIND_NOW), one answer per module, symbol,
+ * version and class.  The answers are bind.c's; this file only asks every
+ * question a module's relocations pose (elf_dynamic.c keeps them), with the
+ * two rules of the loader's lookup that no analysis needed before:
+ *  - a COPY relocation's lookup skips the executable (its copy is the
+ *    destination, the library's definition the source);
+ *  - a module's reference to its own protected definition binds it, wherever
+ *    the lookup went (the loader prints such a binding "protected");
+ *  - a position-dependent executable's PLT entry for a function it calls
+ *    (undefined, with a value) is that function's address: every lookup but
+ *    a PLT slot's binds it, the executable being first in every scope;
+ *  - the loader relocates itself before anything is loaded, each of its
+ *    references to its own definition or to nothing: no lookup. */
+#include "base/symsplit.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define NAME_ITEM(id, name) name,
+const char *const bindkind_name[] = { BINDKINDS(NAME_ITEM) };
+
+static const char *lookver(const struct module *m, const struct lookref *l, int *hidden)
+{
+    *hidden = 0;
+    if (!m->has_versym || l->ver < 2 || l->ver >= m->nvers || !m->vers[l->ver].name) return NULL;
+    *hidden = m->vers[l->ver].hidden;
+    return m->vers[l->ver].name;
+}
+
+/* The executable's PLT entry for name@ver, as a lookup that is no PLT
+ * slot's finds it (do_lookup_x takes an undefined symbol with a value). */
+static int canon(const struct module *x, const char *name, const char *ver)
+{
+    for (int k = 0; x->ncanon && k < x->nrefs; k++) {
+        const struct ref *r = &x->refs[k];
+        if (!r->canon || strcmp(r->name, name)) continue;
+        const char *rv = x->has_versym && r->ver >= 2 && r->ver < x->nvers ? x->vers[r->ver].name : NULL;
+        if (!ver || !rv || !strcmp(rv, ver)) return 1;
+    }
+    return 0;
+}
+
+static int is_loader(const struct module *m)
+{
+    return m->soname && !strncmp(m->soname, "ld-linux", 8);
+}
+
+int image_bindings(const struct image *im, struct bound **out)
+{
+    struct bound *b = NULL;
+    int n = 0, cap = 0;
+    const struct module *x = im->mods[0].m;
+    for (int i = 0; i < im->n; i++) {
+        const struct module *m = im->mods[i].m;
+        if (is_loader(m) && i) continue;
+        for (int k = 0; k < m->nlooks; k++) {
+            const struct lookref *l = &m->looks[k];
+            int hidden, def = -1;
+            const char *ver = lookver(m, l, &hidden);
+            int t = lookup_skip(im, i, l->name, l->hash, ver, hidden, 0, l->cls == LC_COPY && i == 0 ? 0 : -1, &def);
+            int kind = l->cls == LC_COPY ? BK_COPY : l->tls ? BK_TLS : BK_NORMAL;
+            if (l->protected_def && l->cls != LC_COPY) {   /* its own protected definition */
+                int own = module_find_defs(m, l->name, l->hash);
+                while (own >= 0 && (m->defs[own].hash != l->hash || strcmp(m->defs[own].name, l->name) || m->defs[own].hidden_vis || m->defs[own].ver != l->ver))
+                    own = m->defs[own].next;
+                if (own >= 0) { t = i; def = own; kind = BK_PROTECTED; }
+            }
+            if (x->ncanon && l->cls == LC_NORMAL && kind != BK_PROTECTED && !im->mods[i].ns && canon(x, l->name, ver)) {
+                t = 0;
+                def = -1;
+            }
+            if (t >= 0 && def >= 0 && kind == BK_NORMAL && im->mods[t].m->defs[def].ifunc) kind = BK_IFUNC;
+            GROW(b, n, cap);
+            b[n++] = (struct bound){ i, k, t, def, kind, observed_module(im, i, l->name, ver) >= 0 };
+        }
+    }
+    *out = b;
+    return n;
+}
