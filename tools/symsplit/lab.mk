@@ -113,3 +113,14 @@ TEST_PREREQS += $(SYMSPLIT_FUZZ)
 endif
 # strace: test/install.bats lists the files the installed symsplit opens.
 DEPS_PACKAGES += strace
+
+# make check-bindings [ROOT=DIR]: symsplit --bindings beside the loader's own
+# record (trace mode, as ldd -r runs it: LD_DEBUG=bindings, no program code
+# run) for every dynamic executable and shared object of the system, or of
+# the Debian root DIR, inside it (chroot, root only). Cached on the files'
+# identities (dev/check-bindings); docs/check-bindings.md has the figures.
+CHECK_BINDINGS_OUT = $(B)/check-bindings$(if $(ROOT),-root)
+check-bindings: $(SYMSPLIT)
+	$(Q)$(SYMSPLIT_DEV)/check-bindings $(SYMSPLIT) $(CHECK_BINDINGS_OUT) $(if $(ROOT),--root $(call shq,$(ROOT)))
+.PHONY: check-bindings
+HELP_LINES += "  make check-bindings [ROOT=DIR]   symsplit --bindings against the loader's LD_DEBUG=bindings record, every object of the system (or of a Debian root)"
