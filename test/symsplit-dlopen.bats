@@ -61,6 +61,17 @@ timeline() {
     [ "$n" -ge 2 ]   # bfd's at least: a check that checked nothing fails
 }
 
+@test "symsplit: an unversioned reference bound to a vendored copy under another version node: split, as running it shows" {
+    run truth split-version-nodes
+    assert_failure 1
+    # the two copies sit under two version nodes; the executable asks for neither
+    [ "$(readelf -W --dyn-syms "$FX/split-version-nodes/libvendor.so" | grep -c ' reg_count@@VENDOR_1$')" -eq 1 ]
+    [ "$(readelf -W --dyn-syms "$FX/split-version-nodes/app" | grep -c ' UND reg_count$')" -eq 1 ]
+    run ss "$FX/split-version-nodes/app"
+    assert_failure 1
+    assert_line --regexp "^SPLIT .* reg_count .*app depends on libreg.so but its reference resolves to libvendor.so's copy.*libuser.so's reference resolves to libreg.so's copy"
+}
+
 @test "symsplit: a lone hidden namesake (.symtab only) is no copy in play: no split, as running it shows" {
     run truth ok-hidden-namesake
     assert_success

@@ -79,6 +79,18 @@ static int same_interface(const struct module *a, const struct def *da, const st
     return !va || !vb || !strcmp(va, vb);
 }
 
+/* Does m reference name without a version?  Such a reference takes a
+ * definition under any lone version node (bind.c's match, as glibc's
+ * check_match): whatever node the two copies sit under, it binds either, so
+ * for it they are one interface (a vendored copy under another node). */
+static int unversioned_ref(const struct module *m, const char *name)
+{
+    for (int k = 0; k < m->nrefs; k++)
+        if (!strcmp(m->refs[k].name, name))
+            return !m->has_versym || m->refs[k].ver < 2 || m->refs[k].ver >= m->nvers || !m->vers[m->refs[k].ver].name;
+    return 0;
+}
+
 static const unsigned char *closure_of(struct ctx *c, int r)
 {
     if (c->closure[r]) return c->closure[r];
@@ -199,10 +211,11 @@ static int capture(struct ctx *c, const struct group *gr, struct finding *out)
         const struct module *Y = im->mods[b->target].m;
         const struct def *yd = &Y->defs[b->def];
         const unsigned char *cl = closure_of(c, b->binder);
+        int anyver = b->how == H_LOOKUP && unversioned_ref(im->mods[b->binder].m, gr->name);
         for (int k = 0; k < gr->nd; k++) {
             int x = gr->dm[k], xd = gr->dk[k];
             const struct module *X = im->mods[x].m;
-            if (x == b->target || !cl[x] || !same_interface(X, &X->defs[xd], Y, yd)) continue;
+            if (x == b->target || !cl[x] || (!anyver && !same_interface(X, &X->defs[xd], Y, yd))) continue;
             /* the module's own hidden copy captures only from a library it
              * was linked against itself (--exclude-libs with the .so on its
              * link line); one its dependencies bring is their own instance */
