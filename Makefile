@@ -643,6 +643,15 @@ ifneq ($(.SHELLSTATUS),0)
 $(error $(lock_said))
 endif
 export SPLIT_STATE_LAB_LOCK := $(B_ABS)
+else ifneq ($(filter $(SPLIT_STATE_LAB_LOCK)/%,$(B_ABS)),)
+# A build directory inside the run's own (a toolchain column's, make bench's)
+# is marked when made: a marker counts only in the directory itself.
+ifneq ($(filter-out clean distclean,$(MAKECMDGOALS)),)
+mark_said := $(shell $(SCRIPTS)/build-dir mark $(call shq,$(B_ABS)) 2>&1)
+ifneq ($(.SHELLSTATUS),0)
+$(error $(mark_said))
+endif
+endif
 endif
 endif
 endif

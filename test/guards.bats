@@ -153,3 +153,16 @@ need_ns() { local why; why=$(in_ns "$@" -- true 2>&1) || skip "no private namesp
 	assert_output --partial "run make -C $(cd "$TOP" && pwd -P) instead"
 	[ -z "$(ls -A "$BATS_TEST_TMPDIR")" ] || fail "it wrote $(ls -A "$BATS_TEST_TMPDIR")"
 }
+
+@test "a build directory a run makes inside its own (a toolchain column's, make bench's) is taken again by that run's next make" {
+	b=$BATS_TEST_TMPDIR/nb
+	inner='guards-inner: ; @mkdir -p $(B_ABS)/x && echo built > $(B_ABS)/x/file && echo "inner: $(B_ABS)"'
+	outer='guards-outer: ; +@$(MAKE) -s --no-print-directory B=$(B_ABS)/sub guards-inner && $(MAKE) -s --no-print-directory B=$(B_ABS)/sub guards-inner'
+	run mk B="$b" --eval "$inner" --eval "$outer" guards-outer
+	assert_success
+	assert_equal "$(grep -c "^inner: $b/sub\$" <<< "$output")" 2
+	# and make clean of the outer directory removes it all
+	run mk B="$b" clean
+	assert_success
+	[ ! -e "$b" ] || fail "make clean left $(find "$b")"
+}
