@@ -8,10 +8,14 @@
  *                                   path with a slash prints none
  *   opening file=PATH [N]; direct_opencount=K     the dlopen (N 0) or
  *                                   dlmopen (N > 0) succeeded: a module
- *   file=PATH [N];  generating link map   the loader mapped the object: a
- *                                   dlopen's root counts from here, whether
- *                                   or not its constructors return (one
- *                                   that aborts never prints "opening")
+ *   file=NAME [N];  generating link map   the loader mapped the object (NAME
+ *                                   as asked): a dlopen's root counts from
+ *                                   here, whether or not its constructors
+ *                                   return (one that aborts never prints
+ *                                   "opening")
+ *   object=PATH [N]                 LD_DEBUG=scopes, each object of a new
+ *                                   closure, its root first: the mapped
+ *                                   root's path
  *   add PATH [0] to global scope    opened (or promoted) RTLD_GLOBAL
  *   binding file A [N] to B [M]: ... `S' [V]      A's reference to S@V, in
  *                                   namespace N, runs on B's (M is 0 for
@@ -43,7 +47,7 @@ static const char *base(const char *p)
 }
 
 /* The reader's state over one record: dlopen attempts in program order. */
-struct attempt { char *name, *path, *origin; long ns; };   /* path: set by the "opening file=" that ends a dlopen well */
+struct attempt { char *name, *path, *origin; long ns; int mapped; };   /* path: set by the "opening file=" that ends a dlopen well */
 struct record { struct trace *t; const char *argv0; struct attempt *a; int n, cap; struct strmap global; };
 
 /* The executable as the record names it: its argv[0] (ld.so prints the
@@ -103,17 +107,21 @@ static void line(struct record *r, char *s)
         if (ns < 0 || ns_of(caller) < 0) return;
         const char *by = program(r, caller), *slash = strrchr(by, '/');
         GROW(r->a, r->n, r->cap);
-        r->a[r->n++] = (struct attempt){ xstrdup(s + 5), NULL, slash ? xasprintf("%.*s", (int)(slash - by), by) : xstrdup("."), ns };
+        r->a[r->n++] = (struct attempt){ xstrdup(s + 5), NULL, slash ? xasprintf("%.*s", (int)(slash - by), by) : xstrdup("."), ns, 0 };
     } else if (!strncmp(s, "file=", 5) && (p = strstr(s, "];  generating link map")) && !p[23]) {
         /* mapped: the last attempt in its namespace still open is the one
          * that mapped it (a dependency maps after its dlopen's root) */
         p[1] = 0;
         long ns = ns_of(s + 5);
         for (int i = r->n - 1; ns >= 0 && i >= 0; i--)
-            if (r->a[i].ns == ns && !r->a[i].path) {
-                if (same_file(&r->a[i], s + 5)) r->a[i].path = xstrdup(s + 5);
+            if (r->a[i].ns == ns && !r->a[i].path && !r->a[i].mapped) {
+                r->a[i].mapped = !strcmp(r->a[i].name, s + 5) || same_file(&r->a[i], s + 5);
                 break;
             }
+    } else if (!strncmp(s, "object=", 7)) {
+        long ns = ns_of(s + 7);   /* the first object of a mapped root's closure is the root */
+        for (int i = r->n - 1; ns >= 0 && i >= 0; i--)
+            if (r->a[i].ns == ns && r->a[i].mapped && !r->a[i].path) { r->a[i].path = xstrdup(s + 7); break; }
     } else if (!strncmp(s, "opening file=", 13) && strstr(s, "direct_opencount=")) {
         /* the dlopen succeeded; an empty name is the program itself (dlopen(NULL)) */
         *strstr(s, "; direct_opencount=") = 0;
@@ -127,7 +135,7 @@ static void line(struct record *r, char *s)
         /* a module already loaded, opened again (RTLD_NOLOAD|RTLD_GLOBAL...),
          * or a dlmopen of a path (no attempt line) */
         GROW(r->a, r->n, r->cap);
-        r->a[r->n++] = (struct attempt){ xstrdup(s + 13), xstrdup(s + 13), NULL, ns };
+        r->a[r->n++] = (struct attempt){ xstrdup(s + 13), xstrdup(s + 13), NULL, ns, 0 };
     } else if (!strncmp(s, "add ", 4) && (e = strstr(s, " to global scope")) && e[16] == 0) {
         *e = 0;   /* LD_DEBUG=scopes: opened (or promoted) RTLD_GLOBAL */
         if (ns_of(s + 4) == 0) strmap_put(&r->global, s + 4, r);
