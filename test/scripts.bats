@@ -85,9 +85,10 @@ verdict() { printf '%b' "$1" | "$TOP/scripts/verdict"; }
 	assert_line 'verdict: SPLIT (written t@0x1 != read t@0x2; the loader warned: warning: copy relocation against non-copyable protected symbol `t'"'"' in `l.so'"'"')'
 }
 
-@test "verdict: a link refused for a COPY relocation of protected data is link-error in the linker's words (bfd, gold, lld)" {
+@test "verdict: a link refused for a COPY relocation of protected data is link-error in the linker's words (bfd, gold, lld, mold)" {
 	for l in "ld.bfd: x.a(x.o): copy relocation against non-copyable protected symbol \`vx_table' in l.so" \
 		"ld.gold: error: x.o: cannot make copy relocation for protected symbol 'vx_table', defined in l.so" \
+		"mold: error: x.a(x.o):(.text): cannot make copy relocation for protected symbol 'vx_table', defined in l.so; recompile with -fPIC" \
 		"ld.lld: error: cannot preempt symbol: vx_table"; do
 		run bash -c 'printf "== r: x\n[link failed: exit 1] the record:\n[ld] %s\n" "$1" | "$TOP/scripts/verdict" --facts' _ "$l"
 		assert_output 'r verdict=link-error consumers='
@@ -138,13 +139,25 @@ ao_ran()   { printf '[%s ran stack=%s at vx_open_device@0x%s] opened logical dev
 	assert_output 'r verdict=no-split consumers='
 }
 
-@test "verdict: a failed link whose record names a multiple definition is link-error (bfd, gold and lld wording)" {
+@test "verdict: a failed link whose record names a multiple definition is link-error (bfd, gold, lld and mold wording)" {
 	run verdict '== r: x\n[link failed: exit 1] the record:\n[ld] (.text+0x0): multiple definition of `vx_open_device'"'"'; a.o: first defined here\n'
 	assert_line 'verdict: link-error (the linker refused the link: vx_open_device defined twice)'
 	run verdict '== r: x\n[link failed: exit 1]\n[ld] ld.gold: error: b.a(m.o): multiple definition of '"'"'vx_open_device'"'"'\n'
 	assert_line 'verdict: link-error (the linker refused the link: vx_open_device defined twice)'
 	run verdict '== r: x\n[link failed: exit 1]\n[ld] ld.lld: error: duplicate symbol: vx_open_device\n'
 	assert_line 'verdict: link-error (the linker refused the link: vx_open_device defined twice)'
+	# mold names the two members before the symbol
+	run verdict '== r: x\n[link failed: exit 1]\n[ld] mold: error: duplicate symbol: b.a(m.o): a.a(n.o): vx_open_device\n'
+	assert_line 'verdict: link-error (the linker refused the link: vx_open_device defined twice)'
+}
+
+@test "verdict: a PIE link refused for a PC-relative reference to a library's data (-z nocopyreloc) is link-error in the linker's words (gold, lld, mold)" {
+	for l in "ld.gold: error: x.o: requires dynamic R_X86_64_PC32 reloc against 'vx_table' which may overflow at runtime; recompile with -fPIC" \
+		"ld.lld: error: unresolvable relocation R_X86_64_PC32 against symbol 'vx_table'; recompile with -fPIC or remove '-z nocopyreloc'" \
+		"mold: error: x.a(x.o):(.text): R_X86_64_PC32 relocation at offset 0x6 against symbol \`vx_table' can not be used; recompile with -fPIC"; do
+		run bash -c 'printf "== r: x\n[link failed: exit 1] the record:\n[ld] %s\n" "$1" | "$TOP/scripts/verdict" --facts' _ "$l"
+		assert_output 'r verdict=link-error consumers='
+	done
 }
 
 @test "verdict: a failed link on an undefined reference is link-error naming it (bfd and lld wording)" {
