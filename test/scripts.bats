@@ -85,6 +85,17 @@ verdict() { printf '%b' "$1" | "$TOP/scripts/verdict"; }
 	assert_line 'verdict: SPLIT (written t@0x1 != read t@0x2; the loader warned: warning: copy relocation against non-copyable protected symbol `t'"'"' in `l.so'"'"')'
 }
 
+@test "dynamic: an import typed IFUNC in a file marked System V (readelf prints \"<OS specific>: 10\", as for mold's strrchr) is read as one IFUNC import" {
+	f="$BATS_TEST_TMPDIR/readelf"
+	printf '%s\n' '#!/bin/sh' "cat <<'E'" "Symbol table '.dynsym' contains 2 entries:" \
+		'   Num:    Value          Size Type    Bind   Vis      Ndx Name' \
+		'     1: 0000000000000000   129 <OS specific>: 10 GLOBAL DEFAULT  UND strrchr@GLIBC_2.2.5 (2)' \
+		'     2: 0000000000000000   200 FUNC    GLOBAL DEFAULT  UND printf@GLIBC_2.2.5 (2)' E > "$f"
+	chmod +x "$f"
+	run env LAB_READELF="$f" "$TOP/scripts/dynamic" app
+	assert_output "$(printf 'app\tsym\tstrrchr\t@GLIBC_2.2.5\tIFUNC\tGLOBAL\tDEFAULT\tUND\t129\napp\tsym\tprintf\t@GLIBC_2.2.5\tFUNC\tGLOBAL\tDEFAULT\tUND\t200')"
+}
+
 @test "verdict: a link refused for a COPY relocation of protected data is link-error in the linker's words (bfd, gold, lld, mold)" {
 	for l in "ld.bfd: x.a(x.o): copy relocation against non-copyable protected symbol \`vx_table' in l.so" \
 		"ld.gold: error: x.o: cannot make copy relocation for protected symbol 'vx_table', defined in l.so" \
