@@ -408,3 +408,50 @@ PY
 	run quote_differs "$BATS_TEST_TMPDIR/README.md" fixes/verbs.map 4 5
 	assert_success
 }
+
+# readme_commands: each make command README.md shows, as written: the lines
+# of its code blocks that start "make " (their trailing comment taken off)
+# and its inline code spans that do; those with a placeholder (<id>,
+# [optional]) are left out: they are not meant to be typed as they stand.
+readme_commands() {
+	awk '
+		/^```/ { fence = !fence; next }
+		fence { if ($0 ~ /^make /) { sub(/ +#.*/, ""); print }; next }
+		{ s = $0; while (match(s, /`make [^`]*`/)) { print substr(s, RSTART + 1, RLENGTH - 2); s = substr(s, RSTART + RLENGTH) } }' "${1:-$TOP/README.md}" |
+		grep -v '[][<>]' | sort -u
+}
+
+@test "README.md: every make command it shows works as written in a fresh copy of the tree (make -n: the goal exists, its arguments are taken)" {
+	copy="$BATS_TEST_TMPDIR/tree"; mkdir -p "$copy"
+	(cd "$TOP" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$copy")
+	n=0
+	while read -r cmd; do
+		# the copy's own build directory and nothing handed down from this run
+		run env -u B -u MAKEFLAGS -u MAKELEVEL $(compgen -e | grep '^SPLIT_STATE_LAB_' | sed 's/^/-u /') \
+			bash -c "cd '$copy' && make -n ${cmd#make }" 2>&1
+		[ "$status" = 0 ] || fail "README.md: '$cmd' fails in a fresh copy (make -n, exit $status): $(tail -n 1 <<< "$output")"
+		n=$((n + 1))
+	done < <(readme_commands)
+	[ "$n" -ge 10 ] || fail "only $n make commands found in README.md"
+	[ ! -e "$copy/build" ] || fail "make -n wrote $copy/build"
+}
+
+@test "README.md: the command check catches a goal that does not exist" {
+	printf '```\nmake matrix\nmake no-such-goal   # a comment\n```\nand `make labs` or `make check ROW=<id>`\n' > "$BATS_TEST_TMPDIR/README.md"
+	run readme_commands "$BATS_TEST_TMPDIR/README.md"
+	assert_output $'make labs\nmake matrix\nmake no-such-goal'
+	run make -n -C "$TOP" no-such-goal
+	assert_failure
+}
+
+@test "README.md and docs/: every relative link names a file of the tree" {
+	n=0
+	for f in "$TOP/README.md" "$TOP"/docs/*.md; do
+		while read -r l; do
+			p=${l%%#*}; [ -n "$p" ] || continue
+			[ -e "$(dirname "$f")/$p" ] || fail "${f#$TOP/}: the link ($l) names no file"
+			n=$((n + 1))
+		done < <(grep -oE '\]\([^)]+\)' "$f" | sed 's/^](//; s/)$//' | grep -vE '^[a-z]+:')
+	done
+	[ "$n" -gt 10 ] || fail "only $n relative links found"
+}
