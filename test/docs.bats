@@ -455,3 +455,26 @@ readme_commands() {
 	done
 	[ "$n" -gt 10 ] || fail "only $n relative links found"
 }
+
+# tracker_refs [FILE...]: "file:line: text" of each reference to a tracker
+# number ("issue N", "issues N and M", "#N" standing for an issue) in the
+# tree's tracked text files, or in FILEs: a number means nothing to a reader
+# of the tree; say what the reference meant instead.
+tracker_refs() {
+	local re='(^|[^a-z])issues? #?[0-9]+|(^|[ (])#[0-9]+([^0-9a-z]|$)'
+	if [ $# -gt 0 ]; then grep -n -i -E "$re" "$@"; return; fi
+	git -C "$TOP" grep -n -i -I -E "$re" -- . ':!*.svg'
+}
+
+@test "no tracker numbers in code, tests and docs" {
+	git -C "$TOP" rev-parse --git-dir > /dev/null 2>&1 || skip "the tree is not a git checkout: no list of its files"
+	run tracker_refs
+	assert_output ''
+}
+
+@test "tracker numbers: the check catches an issue's number, a #number and a list of issues, not '#!' or '\$#'" {
+	# the numbers put together here, so that this file holds none
+	n=2; printf '%s\n' "a fix (issue ${n}3)" "see (#${n}) here" "Issues ${n}6 and ${n}8" '#!/bin/sh' '[ $# -gt 0 ]' "a tissue ${n}" > "$BATS_TEST_TMPDIR/f"
+	run tracker_refs "$BATS_TEST_TMPDIR/f"
+	assert_output "$(printf '%s\n' "1:a fix (issue ${n}3)" "2:see (#${n}) here" "3:Issues ${n}6 and ${n}8")"
+}

@@ -1,4 +1,4 @@
-# tools/symsplit: the binding simulator (issue 7).  Included by the top Makefile.
+# tools/symsplit: the binding simulator.  Included by the top Makefile.
 SYMSPLIT_DIR  := tools/symsplit
 SYMSPLIT_LIB  := $(filter-out main.c fuzz.c,$(notdir $(wildcard $(SYMSPLIT_DIR)/*.c)))
 SYMSPLIT_HDRS := $(wildcard $(SYMSPLIT_DIR)/*.h)
