@@ -155,6 +155,19 @@ first_run_row() { local r; for r in $(table_rows "$1"); do [ -x "$BUILD/$1/$r/ap
 	assert_equal "$(fact <(echo "$output") A verdict)" "$(expect_verdict matrix A)"
 }
 
+@test "aarch64: the column beside gcc:bfd (matrix and archive-order, where the architectures differ): every cell as expected, every evidence difference recorded with its reason" {
+	command -v aarch64-linux-gnu-gcc >/dev/null || skip "no aarch64-linux-gnu-gcc (Debian: gcc-aarch64-linux-gnu libc6-dev-arm64-cross; make deps-cross)"
+	command -v qemu-aarch64-static >/dev/null || skip "no qemu-aarch64-static (Debian: qemu-user-static; make deps-cross)"
+	# a build directory of its own: gcc:bfd builds where the make's CC does
+	run make -s -C "$TOP" --no-print-directory B="$BATS_FILE_TMPDIR/column" LAB="matrix archive-order" check-toolchains TOOLCHAINS="gcc:bfd aarch64-linux-gnu-gcc:bfd"
+	assert_success
+	assert_line --regexp '^check-toolchains: every cell as expected '
+	refute_output --regexp ' \* '
+	refute_output --partial 'UNEXPLAINED'
+	# the differences it accepted are the ones the list gives a reason for
+	grep -A1 '^  aarch64-linux-gnu-gcc:bfd ' <<< "$output" | grep -q '^      known: ' || fail "no aarch64 evidence difference shown with its reason"
+}
+
 @test "aarch64: make diagrams draws a loader row from the emulated interpreter's own ld.so --list" {
 	command -v aarch64-linux-gnu-gcc >/dev/null || skip "no aarch64-linux-gnu-gcc (Debian: gcc-aarch64-linux-gnu libc6-dev-arm64-cross)"
 	command -v qemu-aarch64-static >/dev/null || skip "no qemu-aarch64-static (Debian: qemu-user-static)"
