@@ -49,6 +49,11 @@ path_find = $(firstword $(wildcard $(addsuffix /$1,$(subst :, ,$(PATH)))))
 ifneq ($(words $(CURDIR)),1)
 $(error the source tree's path has white space ('$(CURDIR)'); make cannot quote it: move the tree)
 endif
+# Every path here is relative to the tree: make -f <tree>/Makefile from
+# another directory is one line naming the make -C that works.
+ifneq ($(realpath $(dir $(lastword $(MAKEFILE_LIST)))),$(CURDIR))
+$(error make -f reads this tree's files relative to the working directory, $(CURDIR): run make -C $(realpath $(dir $(lastword $(MAKEFILE_LIST)))) instead)
+endif
 ifeq ($(strip $(B)),)
 $(error B is empty: name a build directory, e.g. B=build)
 endif
@@ -641,12 +646,21 @@ LOCK_FREE_GOALS := help labs deps deps-cross
 ifeq ($(DRY_RUN),)
 ifneq ($(filter-out $(LOCK_FREE_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
 ifeq ($(if $(SPLIT_STATE_LAB_LOCK),$(filter $(SPLIT_STATE_LAB_LOCK) $(SPLIT_STATE_LAB_LOCK)/%,$(B_ABS))),)
-lock_said := $(shell $(SCRIPTS)/build-dir lock $(call shq,$(B_ABS)) "$$PPID" $(call shq,$(MAKECMDGOALS)) \
+lock_said := $(shell $(SCRIPTS)/build-dir lock $(call shq,$(B_ABS)) $(call shq,$(CURDIR)) "$$PPID" $(call shq,$(MAKE_RESTARTS)) $(call shq,$(MAKECMDGOALS)) \
 	$(if $(filter-out clean distclean,$(MAKECMDGOALS)),create) 2>&1)
 ifneq ($(.SHELLSTATUS),0)
 $(error $(lock_said))
 endif
 export SPLIT_STATE_LAB_LOCK := $(B_ABS)
+else ifneq ($(filter $(SPLIT_STATE_LAB_LOCK)/%,$(B_ABS)),)
+# A build directory inside the run's own (a toolchain column's, make bench's)
+# is marked when made: a marker counts only in the directory itself.
+ifneq ($(filter-out clean distclean,$(MAKECMDGOALS)),)
+mark_said := $(shell $(SCRIPTS)/build-dir mark $(call shq,$(B_ABS)) 2>&1)
+ifneq ($(.SHELLSTATUS),0)
+$(error $(mark_said))
+endif
+endif
 endif
 endif
 endif
