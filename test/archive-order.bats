@@ -173,7 +173,7 @@ victims() { derived "$1" consumers | tr ',' '\n' | sed 's/:.*//' | grep . || tru
 }
 
 # extracted ROW: the archive members the row's link extracted, as
-# "lib<x>.a(<member>)" (scripts/link-map on the row's link map).
+# "lib<x>.a(<member>)" (scripts/link-map on the row's linker map, link.map).
 extracted() { "$TOP/scripts/link-map" "$(dir "$1")/link.map" | cut -f 2 | sed 's|.*/||'; }
 # strength ROW MEMBER: nm's type of vx_open_device in that member (T strong, W/V weak), from the evidence.
 strength() { evidence "$1" "nm $2: vx_open_device=" | sed 's/.*=//'; }
@@ -204,14 +204,14 @@ strength() { evidence "$1" "nm $2: vx_open_device=" | sed 's/.*=//'; }
 	[ "${later:-0}" -gt 0 ] || fail "no row where the later extracted definition is the weak one"
 }
 
-@test "archive-clash: shadowed members are the ones the link map shows never extracted; the ones it says in force, overridden or ignored were extracted" {
+@test "archive-clash: shadowed members are the ones the linker map shows never extracted; the ones it says in force, overridden or ignored were extracted" {
 	for r in $(table_rows archive-order); do
 		grep -qx '\[link exit 0\]' "$(dir "$r")/link.log" || continue
 		ext=$(extracted "$r")
 		while read -r fact m; do
 			case $fact in
-			shadowed) grep -qxF "$m" <<< "$ext" && fail "$r: archive-clash says $m was never pulled; the link map shows it extracted" ;;
-			*) grep -qxF "$m" <<< "$ext" || fail "$r: archive-clash says $m is $fact; the link map shows it never extracted" ;;
+			shadowed) grep -qxF "$m" <<< "$ext" && fail "$r: archive-clash says $m was never pulled; the linker map shows it extracted" ;;
+			*) grep -qxF "$m" <<< "$ext" || fail "$r: archive-clash says $m is $fact; the linker map shows it never extracted" ;;
 			esac
 			n=$((${n:-0} + 1)); [ "$fact" = ignored ] && ign=$((${ign:-0} + 1))
 		done < <(evidence "$r" 'archive-clash ' | sed -nE 's/^archive-clash [^:]+: (shadowed|won|overridden|ignored)=([^ []+).*/\1 \2/p')
