@@ -408,3 +408,73 @@ PY
 	run quote_differs "$BATS_TEST_TMPDIR/README.md" fixes/verbs.map 4 5
 	assert_success
 }
+
+# readme_commands: each make command README.md shows, as written: the lines
+# of its code blocks that start "make " (their trailing comment taken off)
+# and its inline code spans that do; those with a placeholder (<id>,
+# [optional]) are left out: they are not meant to be typed as they stand.
+readme_commands() {
+	awk '
+		/^```/ { fence = !fence; next }
+		fence { if ($0 ~ /^make /) { sub(/ +#.*/, ""); print }; next }
+		{ s = $0; while (match(s, /`make [^`]*`/)) { print substr(s, RSTART + 1, RLENGTH - 2); s = substr(s, RSTART + RLENGTH) } }' "${1:-$TOP/README.md}" |
+		grep -v '[][<>]' | sort -u
+}
+
+@test "README.md: every make command it shows works as written in a fresh copy of the tree (make -n: the goal exists, its arguments are taken)" {
+	copy="$BATS_TEST_TMPDIR/tree"; mkdir -p "$copy"
+	(cd "$TOP" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$copy")
+	n=0
+	while read -r cmd; do
+		# the copy's own build directory and nothing handed down from this run
+		run env -u B -u MAKEFLAGS -u MAKELEVEL $(compgen -e | grep '^SPLIT_STATE_LAB_' | sed 's/^/-u /') \
+			bash -c "cd '$copy' && make -n ${cmd#make }" 2>&1
+		[ "$status" = 0 ] || fail "README.md: '$cmd' fails in a fresh copy (make -n, exit $status): $(tail -n 1 <<< "$output")"
+		n=$((n + 1))
+	done < <(readme_commands)
+	[ "$n" -ge 10 ] || fail "only $n make commands found in README.md"
+	[ ! -e "$copy/build" ] || fail "make -n wrote $copy/build"
+}
+
+@test "README.md: the command check catches a goal that does not exist" {
+	printf '```\nmake matrix\nmake no-such-goal   # a comment\n```\nand `make labs` or `make check ROW=<id>`\n' > "$BATS_TEST_TMPDIR/README.md"
+	run readme_commands "$BATS_TEST_TMPDIR/README.md"
+	assert_output $'make labs\nmake matrix\nmake no-such-goal'
+	run make -n -C "$TOP" no-such-goal
+	assert_failure
+}
+
+@test "README.md and docs/: every relative link names a file of the tree" {
+	n=0
+	for f in "$TOP/README.md" "$TOP"/docs/*.md; do
+		while read -r l; do
+			p=${l%%#*}; [ -n "$p" ] || continue
+			[ -e "$(dirname "$f")/$p" ] || fail "${f#$TOP/}: the link ($l) names no file"
+			n=$((n + 1))
+		done < <(grep -oE '\]\([^)]+\)' "$f" | sed 's/^](//; s/)$//' | grep -vE '^[a-z]+:')
+	done
+	[ "$n" -gt 10 ] || fail "only $n relative links found"
+}
+
+# tracker_refs [FILE...]: "file:line: text" of each reference to a tracker
+# number ("issue N", "issues N and M", "#N" standing for an issue) in the
+# tree's tracked text files, or in FILEs: a number means nothing to a reader
+# of the tree; say what the reference meant instead.
+tracker_refs() {
+	local re='(^|[^a-z])issues? #?[0-9]+|(^|[ (])#[0-9]+([^0-9a-z]|$)'
+	if [ $# -gt 0 ]; then grep -n -i -E "$re" "$@"; return; fi
+	git -C "$TOP" grep -n -i -I -E "$re" -- . ':!*.svg'
+}
+
+@test "no tracker numbers in code, tests and docs" {
+	git -C "$TOP" rev-parse --git-dir > /dev/null 2>&1 || skip "the tree is not a git checkout: no list of its files"
+	run tracker_refs
+	assert_output ''
+}
+
+@test "tracker numbers: the check catches an issue's number, a #number and a list of issues, not '#!' or '\$#'" {
+	# the numbers put together here, so that this file holds none
+	n=2; printf '%s\n' "a fix (issue ${n}3)" "see (#${n}) here" "Issues ${n}6 and ${n}8" '#!/bin/sh' '[ $# -gt 0 ]' "a tissue ${n}" > "$BATS_TEST_TMPDIR/f"
+	run tracker_refs "$BATS_TEST_TMPDIR/f"
+	assert_output "$(printf '%s\n' "1:a fix (issue ${n}3)" "2:see (#${n}) here" "3:Issues ${n}6 and ${n}8")"
+}

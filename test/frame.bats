@@ -131,8 +131,8 @@ logging_path() {
 	assert_output ''
 }
 
-# The reproductions of issue 24: each one line, exit 2, nothing deleted or
-# written (the source tree, a scratch HOME).
+# Build directories the suite once took and must refuse: each one line,
+# exit 2, nothing deleted or written (the source tree, a scratch HOME).
 @test "B is resolved before it is guarded: a link to the tree, /proc/self/cwd, ~, \$HOME, a lab's directory are refused" {
 	home="$BATS_TEST_TMPDIR/home"; mkdir -p "$home/check" && echo mine > "$home/check/file"
 	ln -s . "$COPY/selflink"
@@ -201,7 +201,7 @@ logging_path() {
 	make -s -C "$COPY" --no-print-directory B="$b" matrix ROW="$r" RUN="$BATS_TEST_TMPDIR/slow" > "$BATS_TEST_TMPDIR/first" 2>&1 3>&- &
 	first=$!
 	for i in $(seq 50); do grep -qs '^pid' "$b/.lock" && break; sleep 0.1; done
-	# (issue 24: two check-toolchains, two make test; a clean under a build)
+	# (the races seen: two check-toolchains, two make test; a clean under a build)
 	for goal in "matrix ROW=$r" check-toolchains test clean; do
 		run make -s -C "$COPY" --no-print-directory B="$b" $goal
 		assert_equal "$status" 2
