@@ -31,6 +31,11 @@ endif
 # caller's PATH holds, for every recipe and every test.
 export PATH := $(PATH)$(if $(filter /usr/sbin,$(subst :, ,$(PATH))),,:/usr/sbin)$(if $(filter /sbin,$(subst :, ,$(PATH))),,:/sbin)
 
+# No interpreter writes into the source tree: Python would leave a
+# __pycache__ beside each module a recipe or a test imports (survey/,
+# realworld/). Exported for every recipe and every test.
+export PYTHONDONTWRITEBYTECODE := 1
+
 # The build directory: everything the suite writes goes below it. Refused,
 # before anything runs: empty, with white space (make cannot quote a path
 # in a rule), and, resolved by realpath (symlinks, /proc/self/cwd, "..")
