@@ -187,6 +187,22 @@ evidence() { row "$(E)" "$1" | awk -v k="  | $2: $3=" 'index($0, k) == 1 { print
 	refute_output --partial libaccel.so.1
 }
 
+@test "a row that needs a private mount namespace where none can be made (unshare fails, as in a plain chroot) is a skipped row of check-toolchains, with the reason, not an unexpected cell" {
+	r=$(rows_with loader-errors run '^ldconf:' | head -n 1)
+	[ -n "$r" ] || fail "nothing to check: no ldconf: row in the table"
+	unshare_fails "$BATS_TEST_TMPDIR/bin"
+	make -s -C "$TOP" --no-print-directory B="$BUILD" "$BUILD/toolchains/expect.tsv"
+	# the row run anew (ROW=: not the lab's kept run) under a stand-in for
+	# gcc:bfd's column, in this build directory
+	run env PATH="$BATS_TEST_TMPDIR/bin:$PATH" "$TOP/scripts/toolchain-facts" gcc:bfd "$BATS_TEST_TMPDIR/tc/gcc+bfd" "$BUILD" \
+		"loader-errors=loader-errors EVIDENCE=1 ROW=$r"
+	assert_success
+	run "$TOP/scripts/toolchain-table" "$BUILD/toolchains/expect.tsv" "$BATS_TEST_TMPDIR/tc" gcc:bfd
+	assert_line --regexp "^loader-errors:$r +$(expect_verdict loader-errors "$r") +- *\$"
+	assert_line "skipped: gcc:bfd loader-errors:$r -- no private mount namespace: unshare: cannot change root filesystem propagation: Invalid argument"
+	refute_line --partial "unexpected: loader-errors:$r "
+}
+
 @test "runpath-not-transitive: libouter.so needs libinner.so and has no RUNPATH of its own; the fix gives it one" {
 	assert_equal "$(evidence runpath-not-transitive lib/libouter.so NEEDED)" '[libinner.so libc.so.6]'
 	assert_equal "$(evidence runpath-not-transitive lib/libouter.so RUNPATH)" none
@@ -251,11 +267,15 @@ secure_pairs() {
 	assert_output "$r verdict=skipped consumers="
 	[ "$(id -u)" = 0 ] || return 0     # a user's run is skipped natively too (needs root)
 	run "$TOP/loader-errors/run" "$BATS_TEST_TMPDIR/$r" "$BUILD/loader-errors/host-glibc.txt" "$(table_cell loader-errors "$r" run)"
-	refute_line --partial '[skipped: '
+	# natively, only where a private mount namespace can be made (not in a
+	# plain chroot, a container): elsewhere skipped, for that reason alone
+	if private_mounts; then refute_line --partial '[skipped: '
+	else assert_line "[skipped: no private mount namespace: $private_mounts_why]"; fi
 }
 
 @test "secure mode: a source tree and build directory under /tmp, which the private tree's tmpfs covers, still run the control" {
 	[ "$(id -u)" = 0 ] || skip "needs root: the control runs as nobody from a private tree"
+	need_private_mounts
 	c=$(secure_pairs | awk 'NR == 1 { print $2 }')
 	[ -n "$c" ] || fail "nothing to check: no nobody+ control row in the table"
 	# The runner, its helpers and a copy of the row under a /tmp of a private
@@ -266,7 +286,7 @@ secure_pairs() {
 	run unshare --mount --propagation private sh -c '
 		t=$5/t && mount -t tmpfs le-test "$t" && mkdir -p "$t/loader-errors" "$t/scripts" &&
 		cp "$1/loader-errors/run" "$1/loader-errors/clean-paths" "$t/loader-errors/" &&
-		cp "$1/scripts/row-env" "$1/scripts/ld-debug" "$t/scripts/" && cp -a "$2" "$t/row" && cp "$3" "$t/host-glibc.txt" &&
+		cp "$1/scripts/row-env" "$1/scripts/ld-debug" "$1/scripts/private-mounts" "$t/scripts/" && cp -a "$2" "$t/row" && cp "$3" "$t/host-glibc.txt" &&
 		mount --move "$t" /tmp && exec /tmp/loader-errors/run /tmp/row /tmp/host-glibc.txt $4' _ \
 		"$TOP" "$(rowdir "$c")" "$BUILD/loader-errors/host-glibc.txt" "$(table_cell loader-errors "$c" run)" "$BATS_TEST_TMPDIR"
 	assert_success
