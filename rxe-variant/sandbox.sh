@@ -14,7 +14,7 @@ if [ "${RXE_IN_SANDBOX:-}" != 1 ]; then
 	# then the tier cannot run, and says why (a skip, not a failure).
 	if [ "$(id -u)" = 0 ]; then
 		if ! why=$(sh "$(dirname "$0")/../scripts/private-mounts"); then
-			echo "emulated tier needs a private mount namespace: $why (is / a mount point? in a chroot, bind-mount its root onto itself first)" >&2
+			echo "emulated tier needs a private mount namespace: $why" >&2
 			exit 77
 		fi
 		RXE_IN_SANDBOX=1 exec unshare --mount --propagation private "$0" "$@"

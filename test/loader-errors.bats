@@ -199,7 +199,7 @@ evidence() { row "$(E)" "$1" | awk -v k="  | $2: $3=" 'index($0, k) == 1 { print
 	assert_success
 	run "$TOP/scripts/toolchain-table" "$BUILD/toolchains/expect.tsv" "$BATS_TEST_TMPDIR/tc" gcc:bfd
 	assert_line --regexp "^loader-errors:$r +$(expect_verdict loader-errors "$r") +- *\$"
-	assert_line "skipped: gcc:bfd loader-errors:$r -- no private mount namespace: unshare: cannot change root filesystem propagation: Invalid argument"
+	assert_line --regexp "^skipped: gcc:bfd loader-errors:$r -- no private mount namespace: unshare: cannot change root filesystem propagation: Invalid argument \(/ is not a mount point"
 	refute_line --partial "unexpected: loader-errors:$r "
 }
 
