@@ -187,6 +187,17 @@ meets_table() {
 	done
 	run "$TOP/scripts/verdict" --facts < "$BATS_TEST_TMPDIR/out"
 	assert_equal "$(grep -c ' verdict=skipped ' <<< "$output")" "$(table_rows rxe | wc -w)"
+	# and in check-toolchains (a stand-in for gcc:bfd's column, one row run
+	# anew): a line of the table, skipped with the reason, not missing
+	r=$(table_rows rxe | awk '{ print $1 }')
+	make -s -C "$TOP" --no-print-directory B="$BUILD" "$BUILD/toolchains/expect.tsv"
+	run env PATH="$BATS_TEST_TMPDIR/bin:$PATH" "$TOP/scripts/toolchain-facts" gcc:bfd "$BATS_TEST_TMPDIR/tc/gcc+bfd" "$BUILD" \
+		"rxe=evidence-rxe RXE_TIER=emulated ROW=$r"
+	assert_success
+	run "$TOP/scripts/toolchain-table" "$BUILD/toolchains/expect.tsv" "$BATS_TEST_TMPDIR/tc" gcc:bfd
+	assert_success
+	assert_line --regexp "^rxe:$r +$(expect_verdict rxe "$r") +- *\$"
+	assert_line --regexp "^skipped: gcc:bfd rxe:$r -- emulated tier needs "
 }
 
 @test "vm: golden: normalised guest rows equal expected/rxe-vm.txt" {
