@@ -36,7 +36,7 @@ cell() { table_cell route-b "$@"; }
 	done
 }
 
-@test "PARTITION rows: some table read is at an address no write went to, through the copy its reader ships (raw addresses)" {
+@test "PARTITION rows: some table read is at an address no write went to, through the copy its reader ships or one it was captured into while the copy it ships is used by no line (raw addresses)" {
 	list=$(rows_expecting route-b PARTITION)
 	[ -n "$list" ] || fail "nothing to check: rows_expecting route-b PARTITION"
 	for r in $list; do
@@ -46,9 +46,10 @@ cell() { table_cell route-b "$@"; }
 		# each read of an unwritten table ran the copy its consumer ships
 		row "$(R)" "$r" | awk -v w="$w" '
 			BEGIN { n = split(w, a, "\n"); for (i = 1; i <= n; i++) { sub(/^@/, "", a[i]); wr[a[i]] = 1 } }
+			/^\[(register|get_list) / { match($0, /copy=[^ ]+/); used[substr($0, RSTART + 5, RLENGTH - 5)] = 1 }
 			/^\[get_list <- / { match($0, /copy=[^ ]+/); c = substr($0, RSTART + 5, RLENGTH - 5); match($0, /@0x[0-9a-fA-F]+/); at = substr($0, RSTART + 1, RLENGTH - 1) }
-			/ sees [0-9]+ device/ && !(at in wr) { match($0, /ships copy=[^)]+/); if (substr($0, RSTART + 11, RLENGTH - 11) != c) { print "a reader of an unwritten table ran copy=" c ": " $0; bad = 1 } }
-			END { exit bad }' || fail "$r: a read of an unwritten table through another copy than its reader ships (a capture: SPLIT)"
+			/ sees [0-9]+ device/ && !(at in wr) { match($0, /ships copy=[^)]+/); o = substr($0, RSTART + 11, RLENGTH - 11); if (o != c) { cap[o] = c; line[o] = $0 } }
+			END { for (o in cap) if (o in used) { print "a reader of an unwritten table ran copy=" cap[o] " while its own copy=" o " is in use: " line[o]; bad = 1 }; exit bad }' || fail "$r: a read of an unwritten table through another copy than its reader ships, whose own copy is in use (a capture dividing two live copies: SPLIT)"
 	done
 }
 
