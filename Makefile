@@ -532,7 +532,7 @@ deps:
 # The bats files run JOBS at a time; the three that take longest (every lab
 # under every toolchain, symsplit over the labs and the sweep, the tree-copy
 # tests of the frame) start first.
-TEST_FIRST := test/toolchains.bats test/symsplit.bats test/frame.bats
+TEST_FIRST := test/toolchains.bats test/symsplit-labs.bats test/frame.bats
 # Progress: a line per phase and per lab built (test-built/<lab>, below),
 # and every 15 s while the build goes on (rxe's build is quiet for a minute
 # and more on a fresh machine), then run-bats' line per test file.

@@ -221,7 +221,7 @@ $(LE)/$1/plug/libplug.so: $(LE_SRC)/plug.c $(LE_TABLE)
 $(LE)/$1/lib/libcaller.so: $(LE_SRC)/caller.c $(LE_TABLE)
 	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libcaller.so $3 $$(LINK_NOW) -o $$@ $$<
 # dlopens: the run-time dlopen the image makes, as symsplit's --dlopen takes it
-# (test/symsplit.bats): a file of the row, so the name is written once, here
+# (test/symsplit-labs.bats): a file of the row, so the name is written once, here
 $(LE)/$1/dlopens: $(LE_TABLE)
 	$$(Q)$$(dir_made) && echo libplug.so:by=libcaller.so > $$@.tmp && mv $$@.tmp $$@
 $(LE)/$1/app: $(LE_SRC)/caller_app.c $(LE_SRC)/called.h $(LE)/$1/lib/libcaller.so $(LE)/$1/plug/libplug.so $(LE)/$1/dlopens

@@ -269,7 +269,7 @@ row_sections() { sed -n '/^## /,$p' "$1"; }
 	run bash -c "MANWIDTH=80 man --warnings -l '$TOP/docs/symsplit.1' 2>&1 >/dev/null"
 	assert_output ''
 	page=$(MANWIDTH=200 man -l "$TOP/docs/symsplit.1" 2>/dev/null)
-	opts=$(grep -oE 'usage: symsplit .*' "$TOP/tools/symsplit/main.c" | grep -oE -- '--[a-z]+(-[a-z]+)*' | sort -u)
+	opts=$(grep -oE 'usage: symsplit .*' "$TOP/tools/symsplit/run/main.c" | grep -oE -- '--[a-z]+(-[a-z]+)*' | sort -u)
 	[ -n "$opts" ] || fail "no option found in main.c's usage line"
 	for o in $opts; do
 		grep -qE -- "^ +$o( |$)" <<< "$page" || fail "option $o of main.c is not described in docs/symsplit.1"

@@ -165,7 +165,7 @@ for f in json.load(open(sys.argv[1]))["findings"]:
 	done
 	while read -r g; do
 		awk -F' *[|] *' -v g="$g" '!/^#/ && $2 == g { ok = 1 } END { exit !ok }' "$map" || fail "symsplit group '$g' not mapped"
-	done < <(sed -n 's/^    { "\([^"]*\)", ".*/\1/p' "$TOP/tools/symsplit/copies.c" | sort -u)
+	done < <(sed -n 's/^    { "\([^"]*\)", ".*/\1/p' "$TOP/tools/symsplit/analyse/copies.c" | sort -u)
 }
 
 @test "survey: nothing was written outside the build directory" {

@@ -13,7 +13,7 @@ setup_file() {
     make -C "$TOP" -s B="$B" symsplit-san "$FX/.done"
 }
 
-# symsplit under the sanitizers (leaks aside, as in symsplit.bats): a finding there fails the test
+# symsplit under the sanitizers (leaks aside, as in the symsplit-*.bats files): a finding there fails the test
 ss() { timeout -k 2 60 env ASAN_OPTIONS=detect_leaks=0 "$SAN" "$@"; }
 
 # live_start [--fifo IN-PROCESS-PATH] CMD...: CMD paused after its bindings;

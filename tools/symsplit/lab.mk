@@ -1,13 +1,20 @@
-# tools/symsplit: the binding simulator (issue 7).  Included by the top Makefile.
+# tools/symsplit: the binding simulator.  Included by the top Makefile.
+# Its sources sit in one folder per layer, in the order data flows (base
+# under all; run, the drivers, over all); dev/ holds its scripts and
+# fixtures. A file's folder is its layer (dev/layers checks the calls).
 SYMSPLIT_DIR  := tools/symsplit
-SYMSPLIT_LIB  := $(filter-out main.c fuzz.c,$(notdir $(wildcard $(SYMSPLIT_DIR)/*.c)))
-SYMSPLIT_HDRS := $(wildcard $(SYMSPLIT_DIR)/*.h)
+SYMSPLIT_LAYERS := base read model analyse policy report
+SYMSPLIT_LIB  := $(patsubst $(SYMSPLIT_DIR)/%,%,$(wildcard $(SYMSPLIT_LAYERS:%=$(SYMSPLIT_DIR)/%/*.c)))
+SYMSPLIT_HDRS := $(wildcard $(SYMSPLIT_LAYERS:%=$(SYMSPLIT_DIR)/%/*.h))
+SYMSPLIT_DEV  := $(SYMSPLIT_DIR)/dev
 SYMSPLIT_OUT  := $(B)/tools/symsplit
 SYMSPLIT      := $(SYMSPLIT_OUT)/symsplit
 SYMSPLIT_SAN  := $(SYMSPLIT_OUT)/symsplit-san
 SYMSPLIT_FUZZ := $(SYMSPLIT_OUT)/symsplit-fuzz
 SYMSPLIT_FIX  := $(SYMSPLIT_OUT)/fixtures/.done
-SYMSPLIT_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-sign-compare -Wno-unused-parameter \
+# -I the folder above the layers: a file names a header with its layer
+# (#include "analyse/analyse.h"), so an include says where it reaches.
+SYMSPLIT_CFLAGS := -I$(SYMSPLIT_DIR) -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-sign-compare -Wno-unused-parameter \
                    -Werror=implicit-function-declaration
 SYMSPLIT_CLANG := $(call path_find,clang)
 
@@ -16,9 +23,9 @@ symsplit: $(SYMSPLIT)
 symsplit-san: $(SYMSPLIT_SAN)
 symsplit-fuzz: $(SYMSPLIT_FUZZ)
 symsplit-sweep: $(SYMSPLIT)
-	$(Q)$(SYMSPLIT_DIR)/sweep $(SYMSPLIT)
+	$(Q)$(SYMSPLIT_DEV)/sweep $(SYMSPLIT)
 symsplit-bench: $(SYMSPLIT)
-	$(Q)$(SYMSPLIT_DIR)/bench $(SYMSPLIT)
+	$(Q)$(SYMSPLIT_DEV)/bench $(SYMSPLIT)
 
 # -lcapstone: the disassembler (funcstate.c, calls.c); -lstdc++: its
 # __cxa_demangle names C++ symbols (demangle.c)
@@ -41,29 +48,29 @@ $(SYMSPLIT_OUT)/san/%.o: $(SYMSPLIT_DIR)/%.c $(SYMSPLIT_HDRS)
 	$(Q)$(ATOMIC_OUT) $(CCACHE) $(SYMSPLIT_SAN_CC) $(ccache_dep) $(SYMSPLIT_SAN_CFLAGS) $(SYMSPLIT_CFLAGS) -c $< -o $@
 SYMSPLIT_OBJS = $(patsubst %.c,$(SYMSPLIT_OUT)/$1/%.o,$(SYMSPLIT_LIB) $2)
 
-$(SYMSPLIT): $(call SYMSPLIT_OBJS,obj,main.c)
+$(SYMSPLIT): $(call SYMSPLIT_OBJS,obj,run/main.c)
 	$(Q)$(CC) -o $@ $^ $(SYMSPLIT_LIBS)
 
 # The tests run symsplit-san over every input they have (a finding there is
 # a test failure).
-$(SYMSPLIT_SAN): $(call SYMSPLIT_OBJS,san,main.c)
+$(SYMSPLIT_SAN): $(call SYMSPLIT_OBJS,san,run/main.c)
 	$(Q)$(ATOMIC_OUT) $(SYMSPLIT_SAN_CC) $(SYMSPLIT_SAN_CFLAGS) -o $@ $^ $(SYMSPLIT_LIBS)
 
 # libFuzzer target (clang only): fuzz.c feeds bytes to the ELF parser.
-$(SYMSPLIT_FUZZ): $(call SYMSPLIT_OBJS,san,fuzz.c)
+$(SYMSPLIT_FUZZ): $(call SYMSPLIT_OBJS,san,run/fuzz.c)
 	$(Q)$(ATOMIC_OUT) clang $(SYMSPLIT_SAN_FLAGS) -fsanitize=fuzzer -o $@ $^ $(SYMSPLIT_LIBS)
 
 # Hand-made scenarios the tests check the model against (see mkfixtures).
 # Two of them are C++ (two unrelated classes of one name): g++, named here
 # and installed by deps, since a bare Debian has gcc without it.
 SYMSPLIT_FIX_CXX ?= g++
-$(SYMSPLIT_FIX): $(SYMSPLIT_DIR)/mkfixtures $(SYMSPLIT_DIR)/mkcorrupt $(wildcard $(SYMSPLIT_DIR)/fixtures/*.[ch] $(SYMSPLIT_DIR)/fixtures/*.cc)
-	$(Q)CC="$(CC)" CXX="$(SYMSPLIT_FIX_CXX)" LDFLAG_FUSE="$(LDFLAG_FUSE)" $(SYMSPLIT_DIR)/mkfixtures $(SYMSPLIT_OUT)/fixtures
+$(SYMSPLIT_FIX): $(SYMSPLIT_DEV)/mkfixtures $(SYMSPLIT_DEV)/mkcorrupt $(wildcard $(SYMSPLIT_DEV)/fixtures/*.[ch] $(SYMSPLIT_DEV)/fixtures/*.cc)
+	$(Q)CC="$(CC)" CXX="$(SYMSPLIT_FIX_CXX)" LDFLAG_FUSE="$(LDFLAG_FUSE)" $(SYMSPLIT_DEV)/mkfixtures $(SYMSPLIT_OUT)/fixtures
 	@touch $@
 
 # make install [PREFIX=/usr/local] [DESTDIR=<staging dir>]: symsplit and its
 # man page, for people who only want the tool, with a manifest of what was
-# installed; make uninstall removes exactly that (tools/symsplit/install).
+# installed; make uninstall removes exactly that (tools/symsplit/dev/install).
 # The binary reads no file of this tree at run time. Checked while make
 # reads this file: PREFIX absolute, DESTDIR empty or absolute, neither with
 # white space; DESTDIR is not this tree or a directory above it.
@@ -82,9 +89,9 @@ endif
 endif
 endif
 install: $(SYMSPLIT)
-	$(Q)$(SYMSPLIT_DIR)/install install $(call shq,$(DESTDIR)$(PREFIX)) $(SYMSPLIT) docs/symsplit.1
+	$(Q)$(SYMSPLIT_DEV)/install install $(call shq,$(DESTDIR)$(PREFIX)) $(SYMSPLIT) docs/symsplit.1
 uninstall:
-	$(Q)$(SYMSPLIT_DIR)/install uninstall $(call shq,$(DESTDIR)$(PREFIX))
+	$(Q)$(SYMSPLIT_DEV)/install uninstall $(call shq,$(DESTDIR)$(PREFIX))
 .PHONY: install uninstall
 HELP_LINES += "  make symsplit    build the binding simulator: $(SYMSPLIT) --help for its options"
 HELP_LINES += "  make install [PREFIX=/usr/local] [DESTDIR=]   install symsplit and its man page (a manifest records them); make uninstall removes exactly those"

@@ -1,0 +1,118 @@
+#!/usr/bin/env bats
+# symsplit: the dlopen timeline, a dlopen made by a library, copies hidden by --exclude-libs.
+# Ground truth comes from running the fixtures and the labs (scripts/verdict
+# --facts), never from a copied list; every program a test starts runs under
+# timeout (a hang is a failure, 124). Shared setup: symsplit-setup.bash.
+load helpers
+load symsplit-setup
+BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-120}
+
+# ---- the dlopen timeline (ground truth: dlorder opens as told) ----
+# timeline ARGS...: dlorder's exit (0 one registration seen, 1 split) must
+# equal symsplit's for the same opens in the same order
+timeline() {
+    local t=$FX/timeline a args=()
+    for a in "$@"; do args+=(--dlopen "$t/$a"); done
+    run timeout -k 2 10 "$t/app" "${@/#/$t/}"
+    want=$status
+    [ "$want" -le 1 ] || { echo "dlorder: $output"; false; }
+    run ss --dlsym user_count "${args[@]}" "$t/app"
+    [ "$status" -eq "$want" ] || { echo "dlorder $want, symsplit $status: $output"; false; }
+}
+
+@test "symsplit: a module bound RTLD_NOW is not rebound by a later RTLD_GLOBAL open" {
+    timeline plugin.so libC.so:global
+    assert_success
+}
+@test "symsplit: an RTLD_GLOBAL module opened first captures a later module's references" {
+    timeline libC.so:global plugin.so
+    assert_failure 1
+    assert_line --regexp "^SPLIT .* reg_count .*plugin.so depends on libB.so but its reference resolves to libC.so's copy"
+}
+@test "symsplit: a lazy slot binds after the last open: a later RTLD_GLOBAL module captures it" {
+    timeline plugin.so:lazy libC.so:global
+    assert_failure 1
+}
+
+# ---- the two false SPLITs of the held-out corpus ----
+@test "symsplit: an archive copy the executable hides with --exclude-libs, its .so needed only by a library: no split, as running it shows" {
+    run truth ok-exclude-libs
+    assert_success
+    [ "$(nm "$FX/ok-exclude-libs/app" | grep -c ' t reg_count$')" -eq 1 ]     # the copy is there, local
+    run ss --info "$FX/ok-exclude-libs/app"
+    assert_success
+    refute_line --regexp '^(SPLIT|MAYBE) '
+}
+
+@test "symsplit: a lone hidden namesake (.symtab only) is no copy in play: no split, as running it shows" {
+    run truth ok-hidden-namesake
+    assert_success
+    [ "$(nm "$FX/ok-hidden-namesake/libhelp.so" | grep -c ' t reg_count$')" -eq 1 ]
+    run ss --info "$FX/ok-hidden-namesake/app"
+    assert_success
+    refute_line --regexp '^(SPLIT|MAYBE) '
+}
+
+# ---- a dlopen made by a library, searched as glibc searches it ----
+# dlsearch/{a,b,c}/app ask libopener.so to dlopen a plugin; exit 0 if it loaded
+@test "symsplit: --dlopen :by=MODULE searches with the caller's DT_RPATH chain, which a DT_RUNPATH on the caller switches off, as running it shows" {
+    bats_require_minimum_version 1.5.0
+    d=$FX/dlsearch
+    run timeout -k 2 10 "$d/a/app"                   # the executable's DT_RPATH, through the caller's chain
+    assert_success
+    run ss --dlopen libtarget.so:by=libopener.so "$d/a/app"
+    assert_success
+    run timeout -k 2 10 "$d/b/app"                   # the caller's DT_RUNPATH (a missing directory): every DT_RPATH is off
+    assert_failure
+    run --separate-stderr ss --dlopen libtarget.so:by=libopener.so "$d/b/app"
+    assert_failure 2
+    [[ $stderr == "symsplit: libtarget.so: cannot find the --dlopen module in the library search path of libopener.so" ]] || { echo "$stderr"; false; }
+    run ss --dlopen libtarget.so "$d/b/app"          # without by=: the executable's search, as documented
+    assert_success
+}
+
+@test "symsplit: --dlopen :by=MODULE finds what only the caller's DT_RPATH reaches; the module's own NEEDED is not searched there, as running it shows" {
+    bats_require_minimum_version 1.5.0
+    d=$FX/dlsearch/c
+    run timeout -k 2 10 "$d/app" libtarget.so
+    assert_success
+    run ss --dlopen libtarget.so:by=libopener.so "$d/app"
+    assert_success
+    run --separate-stderr ss --dlopen libtarget.so "$d/app"    # the executable's DT_RUNPATH does not reach it
+    assert_failure 2
+    run --separate-stderr timeout -k 2 10 "$d/app" libneeds.so
+    assert_failure
+    [[ $stderr == *"libdep.so: cannot open shared object file"* ]]
+    run ss --dlopen libneeds.so:by=libopener.so "$d/app"
+    [ "$status" -eq 3 ] || { echo "status $status: $output"; false; }
+    assert_line --regexp '^NOLOAD +high +libdep.so +.*libneeds.so needs libdep.so, which no search rule finds'
+    run --separate-stderr ss --dlopen libtarget.so:by=libnothere.so "$d/app"
+    assert_failure 2
+    [[ $stderr == *"by=libnothere.so: no such module loaded before this dlopen"* ]]
+}
+
+@test "symsplit: several executables in one run, each in its own image" {
+    run ss "$FX/ok-interpose/app" "$FX/split-protected/app" "$FX/ok-copyreloc/app"
+    assert_failure 1
+    assert_line --partial '# symsplit: 3 image(s), 2 split(s)'
+    refute_line --partial 'in '"$FX"'/ok-'
+}
+
+@test "symsplit: --json carries the same counts" {
+    run ss --json "$FX/split-protected/app"
+    assert_failure 1
+    assert_output --partial '"splits":2'
+    assert_output --partial '"symbol":"reg_count"'
+    run /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d["findings"]))' <<<"$output"
+    assert_output 2
+}
+
+@test "symsplit: the allowlist suppresses by symbol and module and says how many" {
+    printf '# intentional\nreg_* libreg.so\n' > "$BATS_TEST_TMPDIR/allow"
+    run ss --allow "$BATS_TEST_TMPDIR/allow" "$FX/split-protected/app"
+    assert_success
+    assert_line --partial '0 split(s), 0 maybe, 0 info (rows with --info), 2 suppressed by allowlist'
+    printf 'reg_* libother.so\n' > "$BATS_TEST_TMPDIR/allow2"
+    run ss --allow "$BATS_TEST_TMPDIR/allow2" "$FX/split-protected/app"
+    assert_failure 1
+}

@@ -1,0 +1,128 @@
+/* The analysis layer: findings as plain data (findings.c), made from the
+ * image by split.c, collide.c, copies.c and loadable.c, with state.c's facts
+ * about what two copies hold.  The policy grades them, the reporters print
+ * them; neither is called from here. */
+#ifndef ANALYSE_H
+#define ANALYSE_H
+#include "base/symsplit.h"
+
+/* ---- findings: what the analysis found, as data (findings.c) ---- */
+/* A capture: `binder` was linked against module x (in its dependencies) but
+ * its binding lands on (target, def); x's own definition xdef stays in use,
+ * by the evidence ev_how (of ev_binder, or via the other name ev_name). */
+struct finding {
+    int binder, target, def, how;
+    int x, xdef, conf;
+    int ev_how, ev_binder;
+    const char *ev_name;
+    int collision;           /* the two definitions are different entities (sizes or bytes differ) */
+    int observed;            /* the capturing binding was read from the process, not modelled */
+    int local;               /* the binder's binding went through a dlopen's local scope */
+    int lazy;                /* --pid: the binder's slot for the name is not bound yet */
+    /* sharedstate.c: x's copy of the name is bound by nobody, but x's
+     * function ev_name, bound to x by ev_binder, touches a cell of x's
+     * state (ev_addr, in object ev_state, NULL unnamed) that x's copy of
+     * the name touches too; ev_seen: that binding was observed (1), not (0),
+     * no process (-1) */
+    const char *ev_state; uint64_t ev_addr; int ev_seen;
+};
+/* collide.c: two different libraries exporting the same names (one pair). */
+enum { D_MAJOR = 1, D_NAMES };  /* why different: another version of one base name; another name sharing a part */
+struct collision {
+    int a, b;                /* module indices, a < b */
+    int shared;              /* exported names both define */
+    int unver[2];            /* of them, those a (0) or b (1) defines unversioned where the other versions them */
+    const char *example;     /* one shared name */
+    int different, decided;  /* 0 same library (or unknown), D_MAJOR, D_NAMES */
+    int first, meet;         /* module the global scope finds first (-1 neither); the names meet in a scope */
+    int crossed;             /* references bound from one library to the other */
+    int designed;            /* the strongest crossing is an override by design: a function
+                              * taken from a library by a library that needs it (libgvpr's
+                              * malloc and free in place of libc's); set only when none other crossed */
+    struct finding f;        /* the strongest of them, */
+    const char *name;        /* of this name (NULL: none crossed) */
+    int live;                /* its evidence that the library it was linked against stays in use; -1 none */
+};
+/* copies.c: one module's copy of a library (a COPY row's entry). */
+struct copyof { int mod; const char *kind, *variant, *version; };   /* variant: the fingerprint row's, the group's name when it has none */
+/* loadable.c: what ld.so would refuse, and what the words need. */
+enum nlcause {
+    N_NO_FILE,               /* a NEEDED path with a slash, no such file */
+    N_RUNPATH,               /* found only through another module's (via's) RUNPATH, at path */
+    N_DEV_NAME,              /* only the development name exists, at path */
+    N_NOT_FOUND,             /* no search rule finds it */
+    N_RELATIVE,              /* a relative NEEDED path: loads from one directory only (path: here, or NULL) */
+    N_VERSION,               /* version name of file is not defined by file at path (newest: newest) */
+    N_UNDEFINED,             /* a reference nothing defines, bound at start */
+    N_UNDEFINED_LAZY,        /* ... bound at the first call */
+};
+struct noload {
+    enum nlcause cause;
+    int by, via;             /* the module that needs it; N_RUNPATH: the module whose RUNPATH reaches it */
+    const char *need;        /* the NEEDED name, the version, the symbol */
+    const char *path, *file, *newest, *ver;
+    const char *names[3]; int nnames, more;   /* N_VERSION: its first symbols; more: how many more (both kinds) */
+};
+enum fkind { F_NOLOAD, F_CAPTURE, F_PARTITION, F_COLLISION, F_COPY };
+enum keep { K_SHOW, K_DROP, K_SUPPRESSED };   /* what the policy made of an item */
+struct item {
+    enum fkind kind;
+    const char *name;        /* the symbol (NOLOAD, capture, partition), the library group (COPY) */
+    struct finding f;        /* F_CAPTURE */
+    int *mods; int nmods;    /* F_CAPTURE: every binder and target of the name (for the allowlist) */
+    const char *harmless;    /* F_CAPTURE: why nothing can diverge (state.c), NULL when something can */
+    int proven, data;        /* F_CAPTURE: the live copy's state is proven, not estimated; a data object */
+    int override;            /* F_CAPTURE, a collision of functions: the module whose definition is
+                              * bound needs (DT_NEEDED) the one whose reference it takes, as an
+                              * override by design does (numpy's xerbla_ in place of BLAS's) */
+    int capture;             /* F_PARTITION: the item of the same name's capture, -1 none */
+    int pm[8], pu[8], n;     /* F_PARTITION: each copy's module and one module binding it; F_COPY: n */
+    struct collision c;      /* F_COLLISION */
+    char *own;               /* a string the item owns: F_COLLISION's "a+b" */
+    char *owned;             /* F_CAPTURE: harmless, when it had to be formatted */
+    struct noload nl;        /* F_NOLOAD */
+    struct copyof *cp;       /* F_COPY: n of them */
+    const char *sev, *state; /* F_COPY: from the fingerprint table */
+    /* set by the policy (policy_grade) */
+    enum keep keep;
+    int cls; const char *csev;
+    int crossed;             /* a COLLISION whose reference crossed (harmful: exit 1) */
+    const char *sym;         /* the symbol column */
+};
+struct findings {
+    struct item *v; int n, cap;
+    int naive;               /* a name two modules define: what nm -D | sort | uniq -d would flag */
+    const char *promoted;    /* latent pass: the module assumed RTLD_GLOBAL, else NULL */
+};
+struct item *findings_add(struct findings *fs, enum fkind kind, const char *name);
+void findings_clear(struct findings *fs);   /* frees the items, keeps promoted */
+struct pairs;
+struct pairs *pairs_new(const struct image *im);
+void pairs_free(struct pairs *ps);
+void pairs_count(struct pairs *ps, const char *name, const int *dm, const int *dk, int nd);
+int pairs_different(struct pairs *ps, int a, int b);
+void pairs_note(struct pairs *ps, const char *name, const struct finding *f);
+int override_by_design(const struct image *im, const struct finding *f);
+void pairs_find(struct pairs *ps, struct findings *fs);   /* one F_COLLISION per pair of different libraries */
+/* split.c: captures, partitions and collisions of one image */
+void analyse_image(struct findings *fs, const struct image *im);
+/* loadable.c: NOLOAD items for what ld.so would refuse */
+void check_loadable(struct findings *fs, const struct image *im);
+/* copies.c: F_COPY items, one per library present in 2+ copies */
+void find_copies(struct findings *fs, const struct image *im);
+/* copies.c: a and b carry one library (an exported or hidden copy of a fingerprinted family). */
+int common_family(struct module *a, struct module *b);
+/* state.c: a name of the C++ runtime (std, __gnu_cxx, __cxxabiv1, __cxa_,
+ * new and delete, _Unwind_) or of node-addon-api: copies of one code wherever they are. */
+int runtime_name(const char *n);
+/* state.c: what two copies hold.  Two definitions of one name that are not
+ * copies of one thing; a definition's copy reaching state of its own, proven
+ * (not estimated); a capture in which nothing can diverge (the reason). */
+int different_entities(const struct module *a, const struct def *da, const struct module *b, const struct def *db);
+int proven_state(struct module *m, const struct def *d);
+const char *capture_harmless(const struct image *im, const struct finding *f, char **owned, int *proven);
+/* sharedstate.c: x's copy of a captured function, which nobody binds, and
+ * another function of x that someone binds there share a cell of x's state:
+ * the evidence filled in f (ev_*), and its confidence; -1 when none. */
+int shared_state(const struct image *im, struct finding *f);
+#endif

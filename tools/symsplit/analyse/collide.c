@@ -1,0 +1,197 @@
+/* Namesakes: two different libraries that export the same names (GTK 3 and
+ * GTK 4, libfoo.so.1 and libfoo.so.2) are no copies of one library, so
+ * nothing said of copies holds of them ("two live copies", "nothing
+ * diverges").  They are one finding per library pair (a collision): how
+ * many names they share, which one the global scope finds first, and
+ * whether a reference already crossed from one to the other while the one
+ * it was linked against stays in use (a split: state written through one
+ * library is read through the other).
+ *
+ * Two modules are different libraries only on positive evidence, both with
+ * a SONAME: one base name with another version (libfoo.so.1 and
+ * libfoo.so.2, libgtk-3.so.0 and libgtk-4.so.1), or other names that share
+ * less than half of the smaller one's exports and carry no common library
+ * (copies.c's fingerprints).  Sizes of the shared definitions do not tell:
+ * GTK 3 and GTK 4 share 2585 names and 1518 of them have one size.  A
+ * module without a SONAME (an executable, a plugin) and a library that
+ * re-exports names of its own dependency (a shim) keep the model of copies,
+ * unless it defines unversioned every shared name its dependency versions:
+ * an interface of its own (Oniguruma's GNU regex names, libgvpr's malloc and
+ * free, gnulib's argp copied into libman, each beside glibc's). */
+#include "analyse/analyse.h"
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pairs {
+    const struct image *im;
+    int *ix;                 /* ix[a * n + b], a < b: index into p + 1, 0 none */
+    struct collision *p; int np, cap;
+};
+
+struct pairs *pairs_new(const struct image *im)
+{
+    struct pairs *ps = xcalloc(1, sizeof *ps);
+    ps->im = im;
+    ps->ix = xcalloc((size_t)im->n * im->n, sizeof *ps->ix);
+    return ps;
+}
+
+void pairs_free(struct pairs *ps)
+{
+    if (!ps) return;
+    free(ps->ix);
+    free(ps->p);
+    free(ps);
+}
+
+static struct collision *pair(struct pairs *ps, int a, int b, int create)
+{
+    if (a > b) { int t = a; a = b; b = t; }
+    int *slot = &ps->ix[(size_t)a * ps->im->n + b];
+    if (!*slot) {
+        if (!create) return NULL;
+        GROW(ps->p, ps->np, ps->cap);
+        ps->p[ps->np] = (struct collision){ .a = a, .b = b, .first = -1 };
+        *slot = ++ps->np;
+    }
+    return &ps->p[*slot - 1];
+}
+
+/* A definition that takes part in a namesake count: exported, a function or
+ * an object, neither a weak C++ one (vague linkage, emitted everywhere by
+ * design; a weak C name is a library's default, as glibc's re_search) nor unique (one per process whatever happens) nor absolute (glibc's
+ * libraries all export their version nodes, GLIBC_2.2.5, as symbols), nor
+ * the C runtime's _init and _fini, which old libraries export. */
+static int counts(const struct def *d)
+{
+    return !d->hidden_vis && d->kind != K_OTHER && !(d->bind == STB_WEAK && !strncmp(d->name, "_Z", 2)) && d->bind != STB_GNU_UNIQUE &&
+           d->shndx != SHN_ABS && strcmp(d->name, "_init") && strcmp(d->name, "_fini");
+}
+
+static const char *vname(const struct module *m, const struct def *d)
+{
+    return m->has_versym && d->ver >= 2 && d->ver < m->nvers ? m->vers[d->ver].name : NULL;
+}
+
+/* One name and its definers (module, def): count it for every pair. */
+void pairs_count(struct pairs *ps, const char *name, const int *dm, const int *dk, int nd)
+{
+    const struct image *im = ps->im;
+    for (int i = 0; i < nd; i++)
+        for (int j = i + 1; j < nd; j++) {
+            if (dm[i] == dm[j]) continue;
+            const struct module *A = im->mods[dm[i]].m, *B = im->mods[dm[j]].m;
+            const struct def *da = &A->defs[dk[i]], *db = &B->defs[dk[j]];
+            if (!counts(da) || !counts(db)) continue;
+            const char *va = vname(A, da), *vb = vname(B, db);
+            if (va && vb && strcmp(va, vb)) continue;   /* foo@V1, foo@V2: two interfaces on purpose */
+            struct collision *c = pair(ps, dm[i], dm[j], 1);
+            if (!c->shared++) c->example = name;
+            /* a C++ runtime name is a bundled copy of the runtime, never another interface */
+            if (!va != !vb && !runtime_name(name)) c->unver[(c->a == dm[i]) == !va ? 0 : 1]++;
+        }
+}
+
+/* A SONAME's base and its version: "libgtk-3.so.0" -> "libgtk" and "-3.so.0",
+ * "libfoo.so.2" -> "libfoo" and ".so.2" (a version at the stem's end counts
+ * when a separator sets it off: GTK puts its major there, "libpython3.11";
+ * "libuse1" and "libuse2" are two names).  0 when there is no ".so" part. */
+static int base_of(const char *soname, size_t *base)
+{
+    const char *s = strstr(soname, ".so");
+    if (!s || (s[3] && s[3] != '.')) return 0;
+    size_t n = s - soname, k = n;
+    while (k > 1 && strchr("0123456789.-_", soname[k - 1])) k--;
+    *base = memchr(soname + k, '-', n - k) || memchr(soname + k, '_', n - k) || memchr(soname + k, '.', n - k) ? k : n;
+    return 1;
+}
+
+static int exports(const struct module *m)
+{
+    int n = 0;
+    for (int i = 0; i < m->ndefs_dyn; i++) n += counts(&m->defs[i]);
+    return n;
+}
+
+static void decide(struct pairs *ps, struct collision *c)
+{
+    struct module *A = ps->im->mods[c->a].m, *B = ps->im->mods[c->b].m;
+    size_t ba, bb;
+    c->different = 0;
+    if (!A->soname || !B->soname) return;
+    /* a library that re-exports its dependency's names is a shim of it, unless it
+     * defines unversioned every one its dependency versions: another interface */
+    if (module_needs(A, B) && c->unver[0] < c->shared) return;
+    if (module_needs(B, A) && c->unver[1] < c->shared) return;
+    if (!base_of(A->soname, &ba) || !base_of(B->soname, &bb)) return;
+    if (ba == bb && !strncmp(A->soname, B->soname, ba)) {
+        if (strcmp(A->soname, B->soname)) c->different = D_MAJOR;   /* libfoo.so.1 and libfoo.so.2 */
+        return;
+    }
+    if (common_family(A, B)) return;   /* a bundled copy of a known library */
+    /* another name: a copy bundled into a module carries (nearly) the whole
+     * interface of the library it copies; a namesake shares a part of it */
+    int ea = exports(A), eb = exports(B);
+    if (2 * c->shared < (ea < eb ? ea : eb)) c->different = D_NAMES;
+}
+
+/* Are modules a and b different libraries (a pair worth one row)? */
+int pairs_different(struct pairs *ps, int a, int b)
+{
+    struct collision *c = a == b ? NULL : pair(ps, a, b, 0);
+    if (!c) return 0;
+    if (!c->decided) { decide(ps, c); c->decided = 1; }
+    return c->different != 0;
+}
+
+/* A reference of f->binder, linked against f->x, bound to f->target of the
+ * other library (split.c's capture, with its evidence). */
+/* A capture of functions (no data on either side) into a module that needs
+ * (DT_NEEDED) the library it takes them from: replaced on purpose (numpy's
+ * xerbla_ in place of BLAS's, libgvpr's malloc and free in place of libc's,
+ * gnulib's argp), not by accident of load order. */
+int override_by_design(const struct image *im, const struct finding *f)
+{
+    return im->mods[f->x].m->defs[f->xdef].kind != K_DATA && im->mods[f->target].m->defs[f->def].kind != K_DATA &&
+           f->target != f->x && module_needs(im->mods[f->target].m, im->mods[f->x].m);
+}
+
+void pairs_note(struct pairs *ps, const char *name, const struct finding *f)
+{
+    struct collision *c = pair(ps, f->x, f->target, 0);
+    if (!c) return;
+    c->crossed++;
+    int designed = override_by_design(ps->im, f);
+    /* the strongest evidence that the library it was linked against stays
+     * in use, an accidental crossing before one by design */
+    int live = f->collision ? C_CERTAIN : f->conf;
+    if (!c->name || (c->designed && !designed) ||
+        (designed == c->designed && live >= 0 && (c->live < 0 || live < c->live))) {
+        c->f = *f; c->name = name; c->live = live; c->designed = designed;
+    }
+}
+
+static int scope_pos(const struct image *im, int idx)
+{
+    for (int i = 0; i < im->global.n; i++)
+        if (im->global.idx[i] == idx) return i;
+    return -1;
+}
+
+/* One finding per pair of different libraries. */
+void pairs_find(struct pairs *ps, struct findings *fs)
+{
+    const struct image *im = ps->im;
+    for (int i = 0; i < ps->np; i++) {
+        struct collision *c = &ps->p[i];
+        if (!pairs_different(ps, c->a, c->b)) continue;
+        int pa = scope_pos(im, c->a), pb = scope_pos(im, c->b);
+        c->first = pa < 0 && pb < 0 ? -1 : pb < 0 || (pa >= 0 && pa < pb) ? c->a : c->b;
+        /* two local scopes: the names do not meet (a promotion is the latent pass's) */
+        c->meet = pa >= 0 || pb >= 0 || im->mods[c->a].scope == im->mods[c->b].scope;
+        struct item *it = findings_add(fs, F_COLLISION, c->name);
+        it->c = *c;
+        it->own = xasprintf("%s+%s", module_name(im->mods[c->a].m), module_name(im->mods[c->b].m));
+    }
+}

@@ -1,0 +1,429 @@
+/* From bindings to findings.
+ *
+ * Every module's view of every name defined twice in the image is collected:
+ * references resolved through the module's scopes, definitions it binds
+ * itself (bind.c), the executable's own definitions, and for each --dlopen
+ * module the handle a program would dlsym through.
+ *
+ * A split is a capture that leaves the captured copy alive: some module R
+ * has in its own dependencies a module X that defines the name, yet R's
+ * binding lands on another module's copy Y (interposition, scope order, a
+ * COPY relocation or the executable's own copy); and X's copy is still in use
+ * (X binds it itself, someone else resolves to it, or X binds its own copy of
+ * another name Y also defines: X's copy of that code is running).
+ * Interposition with X's copy dead (the ordinary malloc case) is not a split;
+ * neither are two copies each used only by their own dependents (two
+ * independent instances), nor different versions of one name. */
+#include "analyse/analyse.h"
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct group {
+    const char *name;
+    struct binding *b; int n, cap;
+    int *dm, *dk; int nd, dcap;      /* the definers: module index, def index */
+};
+struct slot { const char *name; uint32_t hash; int ndef, last, group; };
+struct names { struct slot *s; size_t mask; };
+
+struct ctx {
+    const struct image *im;
+    struct group *g; int ng, gcap;
+    unsigned char **closure;         /* closure[r][i]: module i is in r's dependency closure */
+    signed char *comp;               /* comp[x * n + y]: x's best self-binding of a name y defines, -1 none, -2 unknown */
+    const char **comp_name; char *comp_how;
+    struct binding *handles; int nhandles, hcap;   /* what the host dlsyms, for component() */
+    struct pairs *pairs;             /* different libraries sharing names (collide.c) */
+};
+
+static struct slot *find(struct names *t, const char *name, uint32_t hash, int insert)
+{
+    for (size_t i = hash & t->mask;; i = (i + 1) & t->mask) {
+        struct slot *sl = &t->s[i];
+        if (!sl->name) {
+            if (!insert) return NULL;
+            *sl = (struct slot){ name, hash, 0, -1, 0 };
+            return sl;
+        }
+        if (sl->hash == hash && (sl->name == name || !strcmp(sl->name, name))) return sl;
+    }
+}
+
+static struct group *group_of(struct ctx *c, struct slot *sl)
+{
+    if (!sl->group) {
+        GROW(c->g, c->ng, c->gcap);
+        c->g[c->ng] = (struct group){ .name = sl->name };
+        sl->group = ++c->ng;
+    }
+    return &c->g[sl->group - 1];
+}
+
+static void bind(struct ctx *c, struct slot *sl, struct binding b)
+{
+    struct group *gr = group_of(c, sl);
+    GROW(gr->b, gr->n, gr->cap);
+    gr->b[gr->n++] = b;
+}
+
+static const char *vname(const struct module *m, const struct def *d)
+{
+    return m->has_versym && d->ver >= 2 && d->ver < m->nvers ? m->vers[d->ver].name : NULL;
+}
+
+/* Two definitions of one interface: same version, or one side unversioned. */
+static int same_interface(const struct module *a, const struct def *da, const struct module *b, const struct def *db)
+{
+    const char *va = vname(a, da), *vb = vname(b, db);
+    return !va || !vb || !strcmp(va, vb);
+}
+
+static const unsigned char *closure_of(struct ctx *c, int r)
+{
+    if (c->closure[r]) return c->closure[r];
+    int n = c->im->n, *q = xcalloc(n, sizeof *q), nq = 0;
+    unsigned char *in = xcalloc(n, 1);
+    in[r] = 1;
+    q[nq++] = r;
+    for (int i = 0; i < nq; i++) {
+        const struct lmod *l = &c->im->mods[q[i]];
+        for (int k = 0; k < l->ndeps; k++)
+            if (!in[l->deps[k]]) { in[l->deps[k]] = 1; q[nq++] = l->deps[k]; }
+    }
+    free(q);
+    return c->closure[r] = in;
+}
+
+/* x binds its own copy of some other name that y defines too: x's copy of the
+ * shared code is running.  Best evidence, memoised per module pair. */
+static int component(struct ctx *c, int x, int y, const char **name, int *how)
+{
+    int n = c->im->n;
+    signed char *m = &c->comp[x * n + y];
+    if (*m == -2) {
+        struct module *X = c->im->mods[x].m, *Y = c->im->mods[y].m;
+        int best = -1, bhow = 0, conf, h;
+        const char *bname = NULL;
+        /* the host looks up X's copy of a name Y defines too (dlsym on a
+         * handle): X's copy of the shared code runs (the NCCL case) */
+        for (int j = 0; j < c->nhandles; j++) {
+            const struct binding *b = &c->handles[j];
+            const struct def *d = &X->defs[b->def];
+            if (b->target != x || d->kind != K_FUNC || module_find_defs(Y, d->name, d->hash) < 0) continue;
+            if (best < 0 || b->conf < best) { best = b->conf; bhow = H_HANDLE; bname = d->name; }
+        }
+        for (int j = 0; j < X->ndups && best != C_CERTAIN; j++) {
+            int k = X->dups[j];
+            const struct def *d = &X->defs[k];
+            /* only code says code is running (a hidden typeinfo string does not) */
+            if (d->kind != K_FUNC || d->bind == STB_WEAK || module_find_defs(Y, d->name, d->hash) < 0) continue;
+            if (!self_binding(X, k, &h, &conf) || h == H_BSYMFUNC) continue;
+            if (best < 0 || conf < best) { best = conf; bhow = h; bname = d->name; }
+        }
+        *m = best;
+        c->comp_name[x * n + y] = bname;
+        c->comp_how[x * n + y] = bhow;
+    }
+    *name = c->comp_name[x * n + y];
+    *how = c->comp_how[x * n + y];
+    return *m;
+}
+
+/* Is x's definition xd still in use?  Best evidence first. */
+static int alive(struct ctx *c, const struct group *gr, int x, int xd, int y, int name_only, struct finding *f)
+{
+    int best = -1;
+    for (int i = 0; i < gr->n; i++) {
+        const struct binding *b = &gr->b[i];
+        if (b->target != x || b->def != xd) continue;
+        int conf = b->conf;
+        if (best < 0 || conf < best) {
+            best = conf;
+            f->ev_how = b->how;
+            f->ev_binder = b->binder;
+            f->ev_name = NULL;
+        }
+    }
+    if (best != C_CERTAIN && !name_only) {
+        const char *nm;
+        int how, conf = component(c, x, y, &nm, &how);
+        if (conf >= 0 && (best < 0 || conf < best)) {
+            best = conf;
+            f->ev_how = how;
+            f->ev_binder = x;
+            f->ev_name = nm;
+        }
+    }
+    return best;
+}
+
+static int weak_func(const struct def *d) { return d->kind == K_FUNC && d->bind == STB_WEAK; }
+
+/* A hidden definition (.symtab) is a copy in play only as part of a copy of
+ * the other module's library: its module defines another name the other
+ * module defines too (in .dynsym, hidden, or among an executable's globals
+ * it does not export).  A lone hidden namesake (a private helper that
+ * happens to share one name) is nobody's copy: nothing can bind it. */
+static int lone_namesake(const struct module *h, const struct def *hd, struct module *o)
+{
+    for (int k = 0; k < h->ndefs; k++) {
+        const struct def *d = &h->defs[k];
+        if (d != hd && d->kind != K_OTHER && strcmp(d->name, hd->name) && module_find_defs(o, d->name, d->hash) >= 0)
+            return 0;
+    }
+    return !symtab_shares(o, h, hd->name) && !symtab_shares(h, o, hd->name);
+}
+
+static int direct_dep(const struct image *im, int r, int x)
+{
+    for (int k = 0; k < im->mods[r].ndeps; k++)
+        if (im->mods[r].deps[k] == x) return 1;
+    return 0;
+}
+
+/* The strongest capture of one name, or 0. */
+static int capture(struct ctx *c, const struct group *gr, struct finding *out)
+{
+    const struct image *im = c->im;
+    int found = 0;
+    int sx = -1, sxd = -1, sy = -1, syd = -1, sconf = -1;   /* the last shared_state question and answer */
+    struct finding sf;
+    for (int i = 0; i < gr->n; i++) {
+        const struct binding *b = &gr->b[i];
+        /* a module's own hidden copy (.symtab) also captures it, from the
+         * exported copy in its own dependencies (--exclude-libs) */
+        int own_hidden = b->how == H_HIDDEN && b->binder == b->target &&
+                         im->mods[b->target].m->defs[b->def].kind == K_FUNC;   /* code (DW.ref.* data are per module by design) */
+        if (b->how != H_LOOKUP && b->how != H_EXE_OWN && !own_hidden) continue;
+        const struct module *Y = im->mods[b->target].m;
+        const struct def *yd = &Y->defs[b->def];
+        const unsigned char *cl = closure_of(c, b->binder);
+        for (int k = 0; k < gr->nd; k++) {
+            int x = gr->dm[k], xd = gr->dk[k];
+            const struct module *X = im->mods[x].m;
+            if (x == b->target || !cl[x] || !same_interface(X, &X->defs[xd], Y, yd)) continue;
+            /* the module's own hidden copy captures only from a library it
+             * was linked against itself (--exclude-libs with the .so on its
+             * link line); one its dependencies bring is their own instance */
+            if (own_hidden && !direct_dep(im, b->binder, x)) continue;
+            if ((yd->hidden_vis && lone_namesake(Y, yd, im->mods[x].m)) ||
+                (X->defs[xd].hidden_vis && lone_namesake(X, &X->defs[xd], im->mods[b->target].m)))
+                continue;
+            int diff = different_entities(X, &X->defs[xd], Y, yd);
+            /* a hidden namesake with other code is not a copy of the interposing definition */
+            if (diff && X->defs[xd].hidden_vis) continue;
+            struct finding f = { b->binder, b->target, b->def, b->how, x, xd, 0, 0, 0, NULL, diff, 0, 0, 0, NULL, 0, -1 };
+            f.local = im->mods[b->binder].scope >= 0 && !image_in_global(im, b->target);
+            /* the record names the reference's version; an unversioned reference may bind a versioned definition */
+            f.observed = b->how == H_LOOKUP && (observed_module(im, b->binder, gr->name, vname(Y, yd)) == b->target ||
+                                                observed_module(im, b->binder, gr->name, NULL) == b->target);
+            /* --pid: a slot still in its PLT is bound at the first call */
+            if (im->obs && im->obs->live && !f.observed) live_module(im->obs->live, b->binder, gr->name, &f.lazy);
+            /* running code keeps a copy of code in use, never a copy of data;
+             * C++ vague linkage is reported as such whatever the evidence */
+            int name_only = yd->kind != K_FUNC || X->defs[xd].kind != K_FUNC || weak_func(yd) || weak_func(&X->defs[xd]);
+            f.conf = alive(c, gr, x, xd, b->target, name_only, &f);
+            /* two different libraries: no copies, one row for the pair; a
+             * reference crossed when it binds the library its module's own
+             * dependencies do not hold (else it may have been linked so) */
+            if (pairs_different(c->pairs, x, b->target)) {
+                if (!own_hidden && !yd->hidden_vis && !X->defs[xd].hidden_vis && !cl[b->target]) pairs_note(c->pairs, gr->name, &f);
+                continue;
+            }
+            /* a collision needs no live copy: code built for X's entity now
+             * works on Y's, a binding the loader made (certain) */
+            if (diff) { f.conf = C_CERTAIN; f.ev_how = -1; f.ev_name = NULL; }
+            /* nobody binds x's copy of the name, but x's copy of its state
+             * may be in use through another name (sharedstate.c); asked
+             * once per pair of copies */
+            if (f.conf < 0 && !name_only) {
+                if (sx != x || sxd != xd || sy != b->target || syd != b->def) {
+                    sx = x; sxd = xd; sy = b->target; syd = b->def;
+                    sf = f;
+                    sconf = shared_state(im, &sf);
+                }
+                if (sconf >= 0) {
+                    f.conf = sconf;
+                    f.ev_how = sf.ev_how; f.ev_binder = sf.ev_binder; f.ev_name = sf.ev_name;
+                    f.ev_state = sf.ev_state; f.ev_addr = sf.ev_addr; f.ev_seen = sf.ev_seen;
+                }
+            }
+            if (f.conf < 0) continue;
+            /* best evidence first; of two as good, the one the process showed */
+            if (!found || f.conf < out->conf || (f.conf == out->conf && f.observed && !out->observed)) { *out = f; found = 1; }
+        }
+    }
+    return found;
+}
+
+/* No capture: are two or more copies of the name each in use by their own
+ * users (a module whose dependency closure holds the copy it binds, or the
+ * executable's own code)?  That is a partition (Route B): reported as a
+ * COPY row of the name when one copy is in an RTLD_LOCAL dlopen's scope and
+ * the state behind each copy is proven (two copies of code that reaches no
+ * state of its own, constants and vague linkage diverge in nothing). */
+static void partition(struct ctx *c, const struct group *gr, struct findings *fs, int capture)
+{
+    const struct image *im = c->im;
+    int mods[8], users[8], defs[8], n = 0, local = 0;
+    for (int i = 0; i < gr->n && n < 8; i++) {
+        const struct binding *b = &gr->b[i];
+        int own = (b->how == H_LOOKUP && closure_of(c, b->binder)[b->target]) ||
+                  (b->how == H_EXE_OWN && b->binder == 0 && b->target == 0);
+        if (!own || b->conf != C_CERTAIN) continue;
+        struct module *M = im->mods[b->target].m;
+        const struct def *d = &M->defs[b->def];
+        if (d->hidden_vis || weak_func(d) || d->kind == K_OTHER) continue;
+        if (d->kind == K_DATA ? d->readonly || d->copy : !proven_state(M, d)) continue;
+        int k = 0;
+        /* one file twice (--pid: dlmopen namespaces, isolated by design): no
+         * row per name; copies.c's family row names a library with state */
+        while (k < n && mods[k] != b->target && im->mods[mods[k]].m != M) k++;
+        if (k < n || (n && pairs_different(c->pairs, mods[0], b->target))) continue;   /* a namesake: collide.c's */
+        if (n && (!same_interface(im->mods[mods[0]].m, &im->mods[mods[0]].m->defs[defs[0]], M, d) ||
+                  different_entities(im->mods[mods[0]].m, &im->mods[mods[0]].m->defs[defs[0]], M, d)))
+            continue;
+        mods[n] = b->target; users[n] = b->binder; defs[n++] = b->def;
+        if (im->mods[b->target].scope >= 0 && !image_in_global(im, b->target)) local = 1;
+    }
+    if (n < 2 || !local) return;
+    struct item *it = findings_add(fs, F_PARTITION, gr->name);
+    it->capture = capture;
+    it->n = n;
+    memcpy(it->pm, mods, sizeof mods);
+    memcpy(it->pu, users, sizeof users);
+}
+
+void analyse_image(struct findings *fs, const struct image *im)
+{
+    /* Pass 1: names that two modules of this image define (dups.c narrows
+     * each module to its names that anyone else in the run defines). */
+    size_t total = 0;
+    for (int i = 0; i < im->n; i++) total += im->mods[i].m->ndups;
+    struct names t = { 0 };
+    size_t cap = 64;
+    while (cap < 2 * total) cap *= 2;
+    t.s = xcalloc(cap, sizeof *t.s);
+    t.mask = cap - 1;
+    for (int i = 0; i < im->n; i++) {
+        const struct module *m = im->mods[i].m;
+        for (int j = 0; j < m->ndups; j++) {
+            int k = m->dups[j];
+            struct slot *sl = find(&t, m->defs[k].name, m->defs[k].hash, 1);
+            if (sl->last != i) { sl->ndef++; sl->last = i; }
+        }
+    }
+    int naive = 0;   /* what `nm -D | sort | uniq -d` over the closure would say */
+    for (size_t i = 0; i <= t.mask && !naive; i++) naive = t.s[i].ndef >= 2;
+    fs->naive = naive;
+
+    /* Pass 2: every module's view of those names. */
+    struct ctx c = { .im = im };
+    for (int i = 0; i < im->n; i++) {
+        struct module *m = im->mods[i].m;
+        for (int k = 0; k < m->nrefs; k++) {
+            const struct ref *rf = &m->refs[k];
+            struct slot *sl = find(&t, rf->name, rf->hash, 0);
+            if (!sl || sl->ndef < 2) continue;
+            const char *ver = m->has_versym && rf->ver >= 2 ? m->vers[rf->ver].name : NULL;
+            int hid = m->has_versym && rf->ver >= 2 ? m->vers[rf->ver].hidden : 0, d;
+            int tg = lookup(im, i, rf->name, rf->hash, ver, hid, rf->lazy, &d);
+            if (tg >= 0) bind(&c, sl, (struct binding){ i, tg, d, H_LOOKUP, C_CERTAIN });
+        }
+        for (int j = 0; j < m->ndups; j++) {
+            int k = m->dups[j];
+            const struct def *df = &m->defs[k];
+            struct slot *sl = find(&t, df->name, df->hash, 0);
+            if (sl->ndef < 2 || df->kind == K_OTHER) continue;
+            struct group *gr = group_of(&c, sl);
+            if (gr->nd >= gr->dcap) {
+                gr->dcap = gr->dcap ? 2 * gr->dcap : 4;
+                gr->dm = xrealloc(gr->dm, gr->dcap * sizeof *gr->dm);
+                gr->dk = xrealloc(gr->dk, gr->dcap * sizeof *gr->dk);
+            }
+            gr->dm[gr->nd] = i;
+            gr->dk[gr->nd++] = k;
+            struct binding b = { i, i, k, H_EXE_OWN, C_CERTAIN };
+            if (i == 0 && !df->hidden_vis) {   /* the executable is first in every scope */
+                bind(&c, sl, b);
+                continue;
+            }
+            int self = self_binding(m, k, &b.how, &b.conf);
+            if (self) bind(&c, sl, b);
+            /* an interposable self-reference is an ordinary lookup; a library
+             * can have both kinds of call sites */
+            if (df->self_reloc && (!self || b.how == H_DIRECT)) {
+                int d, tg = lookup(im, i, df->name, df->hash, vname(m, df), 0, df->self_lazy, &d);
+                if (tg >= 0) bind(&c, sl, (struct binding){ i, tg, d, H_LOOKUP, C_CERTAIN });
+            }
+        }
+    }
+    /* dlsym/dlvsym on a --dlopen handle searches that module and its
+     * dependencies breadth-first (the dlopen's searchlist), nothing else.
+     * What the host looks up is an input (--dlsym, --host): those names are
+     * a use (likely: the program may never call what it looked up); without
+     * it, any export of the handle's own module is a possible use only. */
+    for (int k = 0; k < im->nlocals; k++) {
+        const struct searchlist *hl = &im->locals[k];
+        for (int q = 0; q < (im->dlsyms ? hl->n : 1); q++) {
+            const struct module *m = im->mods[im->dlsyms ? hl->idx[q] : im->roots[k]].m;
+            for (int j = 0; j < m->ndups; j++) {
+                const struct def *df = &m->defs[m->dups[j]];
+                struct slot *sl = find(&t, df->name, df->hash, 0);
+                const char *ver = vname(m, df);
+                int d, tg;
+                if (sl->ndef < 2 || df->hidden_vis || df->kind == K_OTHER) continue;
+                if (im->dlsyms && !dlsym_wanted(im->dlsyms, df->name, &ver)) continue;
+                if ((tg = lookup_in(im, hl, df->name, df->hash, ver, &d)) < 0) continue;
+                struct binding b = { im->roots[k], tg, d, H_HANDLE, im->dlsyms ? C_LIKELY : C_POSSIBLE };
+                bind(&c, sl, b);
+                if (im->dlsyms) { GROW(c.handles, c.nhandles, c.hcap); c.handles[c.nhandles++] = b; }
+            }
+        }
+    }
+
+    int n = im->n;
+    c.closure = xcalloc(n, sizeof *c.closure);
+    c.comp = xcalloc((size_t)n * n, 1);
+    memset(c.comp, -2, (size_t)n * n);
+    c.comp_name = xcalloc((size_t)n * n, sizeof *c.comp_name);
+    c.comp_how = xcalloc((size_t)n * n, 1);
+    c.pairs = pairs_new(im);
+    for (int k = 0; k < c.ng; k++)
+        if (c.g[k].nd >= 2) pairs_count(c.pairs, c.g[k].name, c.g[k].dm, c.g[k].dk, c.g[k].nd);
+    for (int k = 0; k < c.ng; k++) {
+        struct group *gr = &c.g[k];
+        struct finding f;
+        int ci = -1;
+        if (gr->nd >= 2 && capture(&c, gr, &f)) {
+            struct item *it = findings_add(fs, F_CAPTURE, gr->name);
+            it->f = f;
+            it->harmless = capture_harmless(im, &f, &it->owned, &it->proven);
+            it->data = im->mods[f.x].m->defs[f.xdef].kind == K_DATA || im->mods[f.target].m->defs[f.def].kind == K_DATA;
+            it->override = f.collision && override_by_design(im, &f);
+            it->mods = xcalloc(2 * gr->n + 2, sizeof *it->mods);   /* the allowlist matches any of them */
+            for (int i = 0; i < gr->n; i++) {
+                it->mods[it->nmods++] = gr->b[i].binder;
+                it->mods[it->nmods++] = gr->b[i].target;
+            }
+            ci = fs->n - 1;
+        }
+        /* a capture that is no split (maybe, info) can sit beside a
+         * partition (the policy keeps the partition only then) */
+        if (gr->nd >= 2) partition(&c, gr, fs, ci);
+        free(gr->b);
+        free(gr->dm);
+        free(gr->dk);
+    }
+    pairs_find(c.pairs, fs);
+    pairs_free(c.pairs);
+    for (int i = 0; i < n; i++) free(c.closure[i]);
+    free(c.closure);
+    free(c.comp);
+    free(c.comp_name);
+    free(c.comp_how);
+    free(c.handles);
+    free(c.g);
+    free(t.s);
+}

@@ -1,0 +1,113 @@
+/* Symbol lookup as ld.so's do_lookup_x performs it, and the self-binding rules
+ * that let a library answer its own references without any lookup. */
+#include "base/symsplit.h"
+#include <elf.h>
+#include <limits.h>
+#include <string.h>
+
+/* how a binding was made and how sure it is, by name (--json, the words) */
+#define NAME_ITEM(id, name) name,
+const char *const how_name[] = { BINDHOWS(NAME_ITEM) };
+const char *const conf_name[] = { CONFIDENCES(NAME_ITEM) };
+
+/* Does module m define name in a way that satisfies this reference?  The
+ * version rules are glibc's: a versioned reference takes the same version, or
+ * an unversioned definition unless either side is hidden; an unversioned
+ * reference takes the base definition (index < 3), else the only non-hidden
+ * versioned one. */
+static int match(const struct module *m, const char *name, uint32_t hash, const char *ver, int ver_hidden)
+{
+    int only = -1, nver = 0;
+    for (int i = module_find_defs(m, name, hash); i >= 0; i = m->defs[i].next) {
+        const struct def *d = &m->defs[i];
+        if (d->hash != hash || d->hidden_vis || strcmp(d->name, name)) continue;
+        if (!m->has_versym) return i;
+        const char *vname = d->ver < m->nvers ? m->vers[d->ver].name : NULL;
+        if (ver) {
+            if (vname && !strcmp(vname, ver)) return i;
+            if (ver_hidden || vname || d->hidden) continue;
+            return i;
+        }
+        if (d->ver < 3) return i;
+        if (!d->hidden && nver++ == 0) only = i;
+    }
+    return nver == 1 ? only : -1;
+}
+
+/* Entries that joined after step `until` are not there yet. */
+static int in_searchlist(const struct image *im, const struct searchlist *sl, const char *name, uint32_t hash,
+                         const char *ver, int ver_hidden, int until, int *defidx)
+{
+    for (int k = 0; k < sl->n; k++) {
+        int idx = sl->idx[k];
+        if (sl->join[k] > until) continue;
+        int d = match(im->mods[idx].m, name, hash, ver, ver_hidden);
+        if (d >= 0) { *defidx = d; return idx; }
+    }
+    return -1;
+}
+
+int lookup_in(const struct image *im, const struct searchlist *sl, const char *name, uint32_t hash,
+              const char *ver, int *defidx)
+{
+    return in_searchlist(im, sl, name, hash, ver, 0, INT_MAX, defidx);
+}
+
+/* Module `from` looks up a name: its scopes in order (the global scope, then
+ * the local scope of the dlopen that loaded it; reversed under RTLD_DEEPBIND;
+ * in a dlmopen namespace, that namespace's global scope instead).
+ * When: a module binding at load sees the global scope as it stood when it
+ * was opened (start-up modules: the start-up closure; the k-th dlopen: what
+ * joined before it; an RTLD_GLOBAL module joins after its own relocation).
+ * A lazy slot is bound at first call, assumed after the last open.
+ * Observed first: a binding read from the process (observed.c) is what ran. */
+int lookup(const struct image *im, int from, const char *name, uint32_t hash,
+           const char *ver, int ver_hidden, int lazy, int *defidx)
+{
+    int seen = observed_module(im, from, name, ver), sd;
+    if (seen >= 0 && (sd = match(im->mods[seen].m, name, hash, ver, ver_hidden)) >= 0) { *defidx = sd; return seen; }
+    int until = lazy && !im->mods[from].now ? INT_MAX : im->mods[from].step ? im->mods[from].step - 1 : 0;
+    const struct lmod *l = &im->mods[from];
+    const struct searchlist *first = &im->global, *second = NULL;
+    if (l->ns_scope) {   /* another namespace: the main one's global scope is not searched */
+        first = &im->locals[l->ns_scope - 1];
+        if (l->scope >= 0 && l->scope != l->ns_scope - 1) second = &im->locals[l->scope];
+    } else if (l->scope >= 0) {
+        second = &im->locals[l->scope];
+        if (l->deepbind) { second = first; first = &im->locals[l->scope]; }
+    }
+    int t = in_searchlist(im, first, name, hash, ver, ver_hidden, first == &im->global ? until : INT_MAX, defidx);
+    if (t < 0 && second)
+        t = in_searchlist(im, second, name, hash, ver, ver_hidden, second == &im->global ? until : INT_MAX, defidx);
+    return t;
+}
+
+/* Do m's own references to a definition bind to it without a lookup?
+ * Certain for DF_SYMBOLIC and protected symbols; likely for a hidden copy
+ * seen in .symtab.  For a function that m never
+ * reaches through a relocation: "likely" when m's code calls it directly
+ * (calls.c), "possible" when m merely has the -Bsymbolic-functions signature
+ * (no JUMP_SLOT/GLOB_DAT to any own function), which a library that never
+ * calls its own exports shares. */
+int self_binding(struct module *m, int defidx, int *how, int *conf)
+{
+    const struct def *d = &m->defs[defidx];
+    *conf = C_CERTAIN;
+    /* linker-made markers (_edata, __bss_start: NOTYPE) are nobody's state;
+     * STB_GNU_UNIQUE is made one per process by ld.so whatever the flags */
+    if (d->kind == K_OTHER || d->bind == STB_GNU_UNIQUE) return 0;
+    /* .symtab is no loader fact: what the static linker bound is likely, not certain */
+    if (d->hidden_vis) { *how = H_HIDDEN; *conf = C_LIKELY; return 1; }
+    if (m->symbolic) { *how = H_SYMBOLIC; return 1; }
+    if (d->vis == STV_PROTECTED) { *how = H_PROTECTED; return 1; }
+    if (d->kind != K_FUNC) return 0;
+    /* weak functions are C++ vague linkage, a stateless partition whatever
+     * the evidence: not worth a scan */
+    if (d->bind != STB_WEAK && calls_itself(m, defidx)) { *how = H_DIRECT; *conf = C_LIKELY; return 1; }
+    if (!d->self_reloc && m->own_func_relocs == 0 && m->n_func_exports > 0) {
+        *how = H_BSYMFUNC;
+        *conf = C_POSSIBLE;
+        return 1;
+    }
+    return 0;
+}

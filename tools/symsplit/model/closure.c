@@ -1,0 +1,241 @@
+/* The load closure of one process image: DT_NEEDED breadth-first from the
+ * executable (the global scope), then each --dlopen root with its own
+ * breadth-first searchlist (its local scope), appended to the global scope
+ * when opened with RTLD_GLOBAL.  Libraries are reused by name (SONAME or the
+ * name they were requested by) and by file identity, as ld.so does.
+ * Program order is kept: each module records the step it was opened at, each
+ * global-scope entry the step it joined at (bind.c reads both).  A dlmopen
+ * namespace (--trace reads them from the loader's record) loads its own
+ * copy of every library, reusing only what that namespace holds; its first
+ * root's searchlist is its global scope. */
+#include "base/symsplit.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int in_list(const struct searchlist *s, int idx)
+{
+    for (int i = 0; i < s->n; i++)
+        if (s->idx[i] == idx) return 1;
+    return 0;
+}
+
+void searchlist_push(struct searchlist *s, int idx, int join)
+{
+    if (s->n >= s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 8;
+        s->idx = xrealloc(s->idx, s->cap * sizeof *s->idx);
+        s->join = xrealloc(s->join, s->cap * sizeof *s->join);
+    }
+    s->join[s->n] = join;
+    s->idx[s->n++] = idx;
+}
+static void push(struct searchlist *s, int idx) { searchlist_push(s, idx, 0); }
+
+/* RTLD_GLOBAL (at open, or by promotion before the next dlopen): the whole
+ * searchlist of dlopen k joins the global scope at step k+1, in its place:
+ * after what joined earlier, before what joined later (a latent pass
+ * promotes an early dlopen after later RTLD_GLOBAL ones are in the list; at
+ * the end it would come after them, which no program order gives).  Returns
+ * the undo mark for image_demote: the step it joined at. */
+int image_promote(struct image *im, int k)
+{
+    const struct searchlist *sl = &im->locals[k];
+    struct searchlist *g = &im->global;
+    for (int i = 0; i < sl->n; i++) {
+        if (in_list(g, sl->idx[i])) continue;
+        searchlist_push(g, sl->idx[i], k + 1);
+        for (int j = g->n - 1; j > 0 && g->join[j - 1] > k + 1; j--) {   /* stable: keeps breadth-first order */
+            int t = g->idx[j]; g->idx[j] = g->idx[j - 1]; g->idx[j - 1] = t;
+            t = g->join[j]; g->join[j] = g->join[j - 1]; g->join[j - 1] = t;
+        }
+    }
+    return k + 1;
+}
+/* Only a dlopen that was RTLD_LOCAL is promoted and demoted: every entry
+ * that joined at its step is its own. */
+void image_demote(struct image *im, int mark)
+{
+    struct searchlist *g = &im->global;
+    int n = 0;
+    for (int i = 0; i < g->n; i++)
+        if (g->join[i] != mark) { g->idx[n] = g->idx[i]; g->join[n++] = g->join[i]; }
+    g->n = n;
+}
+int image_in_global(const struct image *im, int idx) { return in_list(&im->global, idx); }
+
+static void add_name(struct lmod *l, const char *name)
+{
+    l->names = xrealloc(l->names, (l->nnames + 1) * sizeof *l->names);
+    l->names[l->nnames++] = name;
+}
+
+static int by_name(const struct image *im, const char *name, int ns)
+{
+    for (int i = 0; i < im->n; i++) {
+        const struct lmod *l = &im->mods[i];
+        if (l->ns != ns) continue;
+        if (l->m->soname && !strcmp(l->m->soname, name)) return i;
+        if (!strcmp(l->m->path, name)) return i;
+        for (int k = 0; k < l->nnames; k++)
+            if (!strcmp(l->names[k], name)) return i;
+    }
+    return -1;
+}
+
+/* The module a --dlopen's by=MODULE names: its SONAME, a name it was
+ * requested by, its path, or its file name. */
+static int caller_of(const struct image *im, const char *name)
+{
+    int i = by_name(im, name, 0);
+    for (int k = 0; k < im->n && i < 0; k++) {
+        const char *b = strrchr(im->mods[k].m->path, '/');
+        if (!strcmp(b ? b + 1 : im->mods[k].m->path, name)) i = k;
+    }
+    return i;
+}
+
+static int add_module(struct image *im, struct module *m, int loader, int scope, int ns, const char *name)
+{
+    for (int i = 0; i < im->n; i++)     /* same file under another name: one module (per namespace) */
+        if (im->mods[i].m == m && im->mods[i].ns == ns) { add_name(&im->mods[i], name); return i; }
+    GROW(im->mods, im->n, im->cap);
+    module_hold(m);
+    /* opened by dlopen number scope (step scope+1), or at start-up (step 0) */
+    im->mods[im->n] = (struct lmod){ .m = m, .loader = loader, .scope = scope, .step = scope + 1, .now = m->bind_now, .ns = ns };
+    add_name(&im->mods[im->n], name);
+    return im->n++;
+}
+
+static void missing(struct image *im, const char *name, int req)
+{
+    for (int i = 0; i < im->nmissing; i++)
+        if (!strcmp(im->missing[i].name, name) && im->missing[i].req == req) return;
+    im->missing = xrealloc(im->missing, (im->nmissing + 1) * sizeof *im->missing);
+    im->missing[im->nmissing++] = (struct missing){ name, req };
+}
+
+/* Breadth-first over NEEDED from root; fills sl in load order. */
+static int bfs(struct image *im, struct searchlist *sl, int root, int scope, char **err)
+{
+    if (!in_list(sl, root)) push(sl, root);
+    for (int q = 0; q < sl->n; q++) {   /* the executable and any preloads first, then their NEEDED */
+        int cur = sl->idx[q];
+        struct module *cm = im->mods[cur].m;
+        for (int k = 0; k < cm->nneeded; k++) {
+            const char *name = cm->needed[k];
+            int j = by_name(im, name, im->mods[cur].ns);
+            if (j < 0) {
+                struct module *m = find_library(im, cur, name, err);
+                if (*err) return -1;
+                if (!m) { missing(im, name, cur); continue; }
+                j = add_module(im, m, cur, scope, im->mods[cur].ns, name);
+                cm = im->mods[cur].m;
+            }
+            struct lmod *cl = &im->mods[cur];
+            int seen = 0;
+            for (int i = 0; i < cl->ndeps; i++) seen |= cl->deps[i] == j;
+            if (!seen) { GROW(cl->deps, cl->ndeps, cl->depcap); cl->deps[cl->ndeps++] = j; }
+            if (!in_list(sl, j)) push(sl, j);
+        }
+    }
+    return 0;
+}
+
+/* LD_PRELOAD (from the environment, as ld.so reads it; --preload adds to
+ * it): whitespace- or colon-separated; each object comes right after the
+ * executable in the global scope, before the executable's own NEEDED, and
+ * its dependencies join the breadth-first walk.  A name without a slash is
+ * searched as a NEEDED of the executable. */
+static int preload(struct image *im, char **err)
+{
+    const char *env = getenv("LD_PRELOAD");
+    if (!env || !*env) return 0;
+    push(&im->global, 0);
+    char *list = xstrdup(env), *save, *name;
+    for (char *p = list; (name = strtok_r(p, " :\t", &save)); p = NULL) {
+        struct module *m = find_library(im, 0, name, err);
+        if (*err) { free(list); return -1; }
+        if (!m) { *err = xasprintf("LD_PRELOAD: %s: cannot find it (ld.so ignores it with a message)", name); free(list); return -1; }
+        int j = add_module(im, m, 0, -1, 0, xstrdup(name));
+        if (!in_list(&im->global, j)) push(&im->global, j);
+    }
+    free(list);
+    return 0;
+}
+
+int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, int ndl, char **err)
+{
+    memset(im, 0, sizeof *im);
+    im->exe_path = exe;
+    int skip;
+    struct module *m = load_path(exe, 1, err, &skip);
+    if (!m) return -1;
+    add_module(im, m, -1, -1, 0, exe);
+    if (m->is_static) { dups_image(im); return 0; }
+    /* a NEEDED loop is no obstacle: a module already loaded is reused by
+     * name, as ld.so does */
+    if (preload(im, err) || bfs(im, &im->global, 0, -1, err)) return -1;
+    for (int d = 0; d < ndl; d++)
+        if (image_dlopen(im, &dl[d], err)) return -1;
+    dups_image(im);
+    return 0;
+}
+
+int image_dlopen(struct image *im, const struct dlopen_req *dl, char **err)
+{
+    *err = NULL;
+    int root = by_name(im, dl->path, dl->ns), before = im->n, caller = dl->by ? caller_of(im, dl->by) : 0;
+    if (caller < 0) {
+        *err = xasprintf("--dlopen %s: by=%s: no such module loaded before this dlopen", dl->path, dl->by);
+        return -1;
+    }
+    if (root < 0) {
+        /* searched as glibc searches a dlopen: the calling object's
+         * DT_RPATH chain (unless it has DT_RUNPATH), LD_LIBRARY_PATH, its
+         * DT_RUNPATH, the cache, the defaults; $ORIGIN is its directory */
+        struct module *rm = find_library(im, caller, dl->path, err);
+        if (*err) return -1;
+        if (!rm) {   /* dlopen searches a name without a slash; it never looks in the current directory */
+            *err = xasprintf("%s: cannot find the --dlopen module in the library search path of %s%s", dl->path,
+                             caller ? module_name(im->mods[caller].m) : "the executable",
+                             !strchr(dl->path, '/') && !access(dl->path, F_OK)
+                                 ? " (a name without a slash is searched as dlopen does; for the file here write ./NAME)" : "");
+            return -1;
+        }
+        /* its own NEEDED: its DT_RPATH, then the executable's (measured:
+         * not the caller's), as a module loaded by the executable */
+        root = add_module(im, rm, 0, im->nlocals, dl->ns, dl->path);
+    }
+    im->locals = xrealloc(im->locals, (im->nlocals + 1) * sizeof *im->locals);
+    im->roots = xrealloc(im->roots, (im->nlocals + 1) * sizeof *im->roots);
+    im->roots[im->nlocals] = root;
+    struct searchlist *sl = &im->locals[im->nlocals];
+    memset(sl, 0, sizeof *sl);
+    if (bfs(im, sl, root, im->nlocals, err)) return -1;
+    /* a dlmopen namespace's global scope: its first root's searchlist */
+    int ns_first = dl->ns ? im->nlocals + 1 : 0;
+    for (int i = 0; i < before && dl->ns; i++)
+        if (im->mods[i].ns == dl->ns && im->mods[i].ns_scope) { ns_first = im->mods[i].ns_scope; break; }
+    for (int i = before; i < im->n; i++) {
+        im->mods[i].deepbind = dl->deepbind;
+        im->mods[i].now |= !dl->lazy;   /* RTLD_NOW: every reference bound at open */
+        im->mods[i].ns_scope = ns_first;
+    }
+    im->nlocals++;
+    if (dl->kind == SC_GLOBAL) image_promote(im, im->nlocals - 1);
+    return 0;
+}
+void image_free(struct image *im)
+{
+    for (int i = 0; i < im->n; i++) { free(im->mods[i].names); free(im->mods[i].deps); module_unhold(im->mods[i].m); }
+    free(im->roots);
+    free(im->mods);
+    free(im->global.idx);
+    free(im->global.join);
+    for (int i = 0; i < im->nlocals; i++) { free(im->locals[i].idx); free(im->locals[i].join); }
+    free(im->locals);
+    free(im->missing);
+}

@@ -1,0 +1,63 @@
+/* --pid PID / --maps FILE: the image of a process from the objects it has
+ * actually mapped (maps.c reads them).  The executable's DT_NEEDED closure
+ * is the global scope, as at start-up; every other mapped ELF module that
+ * no other one needs is taken as an RTLD_LOCAL dlopen, in load order
+ * (reverse address order: mmap allocates top-down), unless --dlopen names
+ * it with other flags.  main prints that assumption on stderr. */
+#include "base/symsplit.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* A module seen loaded: RTLD_LOCAL (assumed: a maps file holds no dlopen
+ * flags), unless --dlopen names it (by path, or by file name or SONAME)
+ * with its flags. */
+struct dlopen_req dlopen_as_given(const char *path, const char *name, const struct dlopen_req *user, int nuser)
+{
+    struct dlopen_req r = { .path = path, .kind = SC_LOCAL, .assumed = 1 };
+    const char *pb = strrchr(path, '/');
+    for (int u = 0; u < nuser; u++) {
+        const char *b = strrchr(user[u].path, '/');
+        b = b ? b + 1 : user[u].path;
+        if (!strcmp(user[u].path, path) || !strcmp(b, name) || !strcmp(b, pb ? pb + 1 : path))
+            r = (struct dlopen_req){ .path = path, .kind = user[u].kind, .deepbind = user[u].deepbind, .lazy = user[u].lazy, .by = user[u].by };
+    }
+    return r;
+}
+
+/* Fills *exe (when NULL) and the dlopen list; returns its length or -1. */
+int maps_image(const char *file, const char **exe, const struct dlopen_req *user, int nuser,
+               struct dlopen_req **out, char **err)
+{
+    int n;
+    char **paths = maps_files(file, &n, err);
+    if (!paths) return -1;
+    if (!*exe) *exe = paths[0];   /* the lowest mapping is the executable's */
+    struct image im;
+    if (image_build(&im, *exe, NULL, 0, err)) return -1;
+    struct module **cand = xcalloc(n, sizeof *cand);
+    int nc = 0, skip;
+    for (int i = 0; i < n; i++) {
+        char *e = NULL;
+        struct module *m = load_path(paths[i], 0, &e, &skip);
+        free(e);
+        if (!m || m->is_dyn_exe || m->is_static) continue;   /* data files, the executable, ld.so's own kind */
+        int in = 0;
+        for (int k = 0; k < im.n && !in; k++) in = im.mods[k].m == m;
+        if (!in) cand[nc++] = m;
+    }
+    image_free(&im);
+    struct dlopen_req *dl = xcalloc(nc + 1, sizeof *dl);
+    int nd = 0;
+    /* mmap hands out addresses top-down: the later a module was opened, the
+     * lower it sits, so load order is reverse address order */
+    for (int i = nc - 1; i >= 0; i--) {
+        int needed = 0;
+        for (int k = 0; k < nc && !needed; k++) needed = k != i && module_needs(cand[k], cand[i]);
+        if (needed) continue;
+        dl[nd++] = dlopen_as_given(cand[i]->path, module_name(cand[i]), user, nuser);
+    }
+    free(cand);
+    *out = dl;
+    return nd;
+}
+

@@ -1,0 +1,184 @@
+/* The verdict policy: from a finding (who binds which copy, why the other
+ * copy is still in use) to a class and a severity, and from the counts of
+ * each class to the exit status.  Wording lives in report.c. */
+#include "policy/policy.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define NAME_ITEM(id, name, ...) name,
+#define SHOWN_ITEM(id, name, shown) shown,
+const char *const vclass_name[] = { VERDICTS(NAME_ITEM) };
+static const int shown[] = { VERDICTS(SHOWN_ITEM) };
+
+int vclass_shown(enum vclass v, int show_all) { return show_all || shown[v]; }
+
+static const char *mname(const struct image *im, int i) { return module_name(im->mods[i].m); }
+
+static void decide_capture(const struct item *it, struct decision *d)
+{
+    const struct finding *f = &it->f;
+    memset(d, 0, sizeof *d);
+    /* nothing can diverge: INFO */
+    d->sev = it->harmless ? "info" : it->override ? "med" : it->data || f->collision ? "high" : it->proven ? "med" : "low";
+    /* med when disassembly or .symtab proves the state, low when it is estimated;
+     * only "possible" evidence: reported, but it does not make the exit status.
+     * Two different entities of one name (sizes or bytes differ) are no
+     * copies of one state: a collision whose reference crossed (the
+     * binding itself is the harm: code built for one works on the other) */
+    d->cls = it->harmless ? V_INFO : f->collision ? V_COLLISION : f->conf == C_POSSIBLE ? V_MAYBE : V_SPLIT;
+    d->crossed = f->collision && !it->override;   /* an override by design: shown, not counted harmful */
+}
+
+static void decide_noload(struct decision *d, int fragile)
+{
+    memset(d, 0, sizeof *d);
+    d->cls = V_NOLOAD;
+    d->sev = fragile ? "med" : "high";   /* med: loads, but only from one current directory */
+}
+
+static void decide_collision(struct decision *d, const struct collision *c)
+{
+    memset(d, 0, sizeof *d);
+    /* never "nothing diverges", never a split: two different libraries are
+     * no copies of one state.  The harm is a reference that crossed from
+     * one to the other while the one it was built for stays in use: code
+     * built for one library runs on the other's structures.  One whose own
+     * library is unused is interposition by design (libunwind's _Unwind_*
+     * in place of libgcc_s's, in perf): the pair's row, no harm shown. */
+    d->cls = V_COLLISION;
+    d->crossed = c->name && c->live >= 0 && c->live != C_POSSIBLE && !c->designed;
+    d->sev = d->crossed ? "high" : "med";
+}
+
+static void decide_copy(struct decision *d, const char *sev)
+{
+    memset(d, 0, sizeof *d);
+    d->cls = V_COPY;
+    d->sev = sev;    /* from the state the library holds (copies.c's table) */
+}
+
+static int decide_latent(struct decision *d)
+{
+    /* only a would-be split or crossing is worth a LATENT row */
+    if (d->cls != V_SPLIT && !d->crossed) return 0;
+    d->cls = V_LATENT;
+    d->crossed = 0;
+    return 1;
+}
+
+
+/* Is a finding about name, among these modules, on the allowlist? */
+static int allowed(const struct allow *a, const struct image *im, const char *name, const int *idx, int n)
+{
+    if (!a) return 0;
+    const char **mods = xcalloc(n + 2, sizeof *mods);
+    for (int i = 0; i < n; i++) mods[i] = mname(im, idx[i]);
+    int yes = allow_match(a, name, mods, n);
+    free(mods);
+    return yes;
+}
+
+struct policy {
+    struct allow *allow;
+    struct strmap seen;      /* image, symbol, binder, live copy of each SPLIT/LATENT row; pairs likewise */
+    int suppressed;
+};
+
+struct policy *policy_new(struct allow *allow)
+{
+    struct policy *p = xcalloc(1, sizeof *p);
+    p->allow = allow;
+    return p;
+}
+
+int policy_suppressed(const struct policy *p) { return p->suppressed; }
+
+static void set(struct item *it, struct decision *d)
+{
+    it->keep = K_SHOW;
+    it->cls = d->cls;
+    it->csev = d->sev;
+    it->crossed = d->crossed;
+}
+
+/* A capture: allowlisted, else graded; a finding already made stays one
+ * row, and in a latent pass only what the promotion adds is kept. */
+static void grade_capture(struct policy *p, const struct image *im, const struct findings *fs, struct item *it)
+{
+    const struct finding *f = &it->f;
+    struct decision d;
+    it->sym = it->name;
+    if (allowed(p->allow, im, it->name, it->mods, it->nmods)) { p->suppressed++; it->keep = K_SUPPRESSED; return; }
+    decide_capture(it, &d);
+    char *key = xasprintf("%s\1%s\1%s\1%s", im->exe_path, it->name, mname(im, f->binder), im->mods[f->x].m->path);
+    int dup = strmap_get(&p->seen, key) != NULL;
+    if (fs->promoted && (dup || !decide_latent(&d))) { free(key); it->keep = K_DROP; return; }
+    if (d.cls == V_SPLIT || d.cls == V_LATENT || d.crossed) strmap_put(&p->seen, key, p);
+    free(key);
+    set(it, &d);
+}
+
+/* Two different libraries that share names: one row for the pair. */
+static void grade_collision(struct policy *p, const struct image *im, const struct findings *fs, struct item *it)
+{
+    const struct collision *c = &it->c;
+    struct decision d;
+    decide_collision(&d, c);
+    it->sym = d.crossed ? c->name : it->own;
+    int mods[2] = { c->a, c->b };
+    char *key = xasprintf("%s\1pair\1%s\1%s", im->exe_path, im->mods[c->a].m->path, im->mods[c->b].m->path);
+    int dup = strmap_get(&p->seen, key) != NULL;
+    it->keep = K_DROP;
+    /* a latent pass reports a harmful crossing the promotion adds, nothing else */
+    /* a collision row needs the names to meet, and more than one of them:
+     * one shared name is a convention (NSPR's libVersionPoint in each of
+     * its libraries, a plugin's entry point), not another library's interface */
+    if ((fs->promoted && (dup || !decide_latent(&d))) || (d.cls == V_COLLISION && (!c->meet || (c->shared < 2 && !c->name))))
+        ;
+    else if (allowed(p->allow, im, it->sym, mods, 2)) { p->suppressed++; it->keep = K_SUPPRESSED; }
+    else {
+        if (d.crossed || d.cls == V_LATENT) strmap_put(&p->seen, key, p);
+        set(it, &d);
+    }
+    free(key);
+}
+
+void policy_grade(struct policy *p, const struct image *im, struct findings *fs)
+{
+    struct decision d;
+    for (int i = 0; i < fs->n; i++) {
+        struct item *it = &fs->v[i];
+        switch (it->kind) {
+        case F_CAPTURE: grade_capture(p, im, fs, it); break;
+        case F_COLLISION: grade_collision(p, im, fs, it); break;
+        case F_PARTITION: {   /* beside a split it is no row of its own; a latent pass adds none */
+            const struct item *cap = it->capture >= 0 ? &fs->v[it->capture] : NULL;
+            it->sym = it->name;
+            if (fs->promoted || (cap && cap->keep == K_SHOW && (cap->cls == V_SPLIT || cap->crossed))) { it->keep = K_DROP; break; }
+            decide_copy(&d, "med");   /* the state behind each copy is proven */
+            set(it, &d);
+            break;
+        }
+        case F_COPY:
+            it->sym = it->name;
+            decide_copy(&d, it->sev);
+            set(it, &d);
+            break;
+        case F_NOLOAD:
+            it->sym = it->name;
+            /* med: it loads, but only from one directory (relative NEEDED, a lazy undefined call) */
+            decide_noload(&d, it->nl.cause == N_RELATIVE || it->nl.cause == N_UNDEFINED_LAZY);
+            set(it, &d);
+            break;
+        }
+    }
+}
+
+int exit_status(const int count[V_NCLASS], int crossed, int errors, int strict)
+{
+    if (errors) return 2;
+    if (count[V_NOLOAD]) return 3;
+    if (count[V_SPLIT] || crossed) return 1;
+    if (strict && (count[V_LATENT] || count[V_COPY] || count[V_COLLISION])) return 1;
+    return 0;
+}

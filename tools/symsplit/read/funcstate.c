@@ -1,0 +1,261 @@
+/* Does one function reach state of its own?  A second copy of a function
+ * matters only through the state behind it: a copy whose code touches no
+ * writable data of its module (and calls nothing that does) cannot diverge
+ * from the other copy, whatever else its module holds.
+ *
+ * Capstone disassembles the function (its .dynsym/.symtab size) and the
+ * functions it calls directly, a few levels deep.  State is a memory operand
+ * that lands in a writable section other than the GOT and RELRO (the GOT is
+ * how exported data is shared: unified by binding), or a thread-local access
+ * through %fs other than the stack-protector canary.  A direct call into code
+ * whose bounds are unknown (a stripped local function) makes the answer
+ * unknown: the caller then falls back to the module-level estimate.
+ * x86-64 only; elsewhere the answer is always unknown. */
+#include "base/symsplit.h"
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(__x86_64__)
+#include <capstone/capstone.h>
+#endif
+
+#define DEPTH 3          /* callee levels followed */
+#define MAXFN 256        /* functions decoded per question */
+
+struct range { uint64_t lo, hi; const unsigned char *bytes; };
+struct fstate {
+    struct range *fns; int nfns;       /* function bounds, sorted by lo */
+    struct range *code; int ncode;     /* executable sections (bytes) */
+    struct range *priv; int npriv;     /* writable sections that are a module's own state */
+    struct range plt;                  /* .plt/.plt.sec: calls out of the module */
+    unsigned char **starts;            /* per function: bitmap of instruction starts, decoded once */
+};
+
+static int by_lo(const void *a, const void *b)
+{
+    const struct range *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static void add(struct range **r, int *n, uint64_t lo, uint64_t hi, const unsigned char *bytes)
+{
+    *r = xrealloc(*r, (*n + 1) * sizeof **r);
+    (*r)[(*n)++] = (struct range){ lo, hi, bytes };
+}
+
+static const struct range *in(const struct range *r, int n, uint64_t a)
+{
+    for (int i = 0; i < n; i++)
+        if (a >= r[i].lo && a < r[i].hi) return &r[i];
+    return NULL;
+}
+
+static const struct range *fn_at(const struct fstate *s, uint64_t a)
+{
+    int lo = 0, hi = s->nfns - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (s->fns[mid].lo == a) return &s->fns[mid];
+        if (s->fns[mid].lo < a) lo = mid + 1; else hi = mid - 1;
+    }
+    return NULL;
+}
+
+static struct fstate *build(struct module *m)
+{
+    struct fstate *s = xcalloc(1, sizeof *s);
+    Elf *e = m->elf;
+    size_t shstrndx;
+    Elf_Scn *scn = NULL;
+    if (elf_getshdrstrndx(e, &shstrndx) != 0) return s;
+    while ((scn = elf_nextscn(e, scn))) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC)) continue;
+        const char *n = elf_strptr(e, shstrndx, sh.sh_name);
+        if (!n) continue;
+        uint64_t lo = sh.sh_addr, hi = sh.sh_addr + sh.sh_size;
+        if (!strncmp(n, ".plt", 4)) { if (!s->plt.hi || lo < s->plt.lo) s->plt.lo = lo; if (hi > s->plt.hi) s->plt.hi = hi; }
+        if ((sh.sh_flags & SHF_EXECINSTR) && sh.sh_type == SHT_PROGBITS && sh.sh_offset + sh.sh_size <= m->size)
+            add(&s->code, &s->ncode, lo, hi, (const unsigned char *)m->map + sh.sh_offset);
+        if ((sh.sh_flags & SHF_WRITE) && strncmp(n, ".got", 4) && strncmp(n, ".data.rel.ro", 12) &&
+            strcmp(n, ".dynamic") && strcmp(n, ".init_array") && strcmp(n, ".fini_array") &&
+            !(lo >= m->relro_lo && hi <= m->relro_hi))
+            add(&s->priv, &s->npriv, lo, hi, NULL);
+    }
+    for (int i = 0; i < m->ndefs; i++)
+        if (m->defs[i].kind == K_FUNC && m->defs[i].size)
+            add(&s->fns, &s->nfns, m->defs[i].value, m->defs[i].value + m->defs[i].size, NULL);
+    /* .symtab's local functions too: the callees a stripped view cannot bound */
+    scn = NULL;
+    while ((scn = elf_nextscn(e, scn))) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB) continue;
+        Elf_Data *d = elf_getdata(scn, NULL);
+        size_t n = d ? d->d_size / gelf_fsize(e, ELF_T_SYM, 1, EV_CURRENT) : 0;
+        for (size_t i = 1; i < n; i++) {
+            GElf_Sym sym;
+            if (gelf_getsym(d, i, &sym) && GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_size && sym.st_shndx != SHN_UNDEF)
+                add(&s->fns, &s->nfns, sym.st_value, sym.st_value + sym.st_size, NULL);
+        }
+    }
+    if (s->nfns) qsort(s->fns, s->nfns, sizeof *s->fns, by_lo);
+    return s;
+}
+
+void funcstate_free(void *p)
+{
+    struct fstate *s = p;
+    if (!s) return;
+    for (int i = 0; s->starts && i < s->nfns; i++) free(s->starts[i]);
+    free(s->starts); free(s->fns); free(s->code); free(s->priv); free(s);
+}
+
+#if defined(__x86_64__)
+static void touch(struct touches *t, uint64_t a, int acc)
+{
+    for (int i = 0; i < t->n; i++)
+        if (t->v[i].addr == a) { t->v[i].acc |= acc; return; }
+    t->v = xrealloc(t->v, (t->n + 1) * sizeof *t->v);
+    t->v[t->n++] = (struct touch){ a, acc };
+}
+
+/* What one memory operand does to the cell: read, write, or both when
+ * Capstone does not say, or when only the address is taken (lea: a
+ * callee may write through it). */
+static int access_of(const cs_insn *insn, const cs_x86_op *op)
+{
+    int acc = (op->access & CS_AC_READ ? TOUCH_READ : 0) | (op->access & CS_AC_WRITE ? TOUCH_WRITE : 0);
+    return insn->id == X86_INS_LEA || !acc ? TOUCH_READ | TOUCH_WRITE : acc;
+}
+
+/* 1 state, 0 none, -1 unknown; callees pushed on the work list.  col: every
+ * private-state address touched is recorded there (decoding goes on past
+ * the first one), else the first one ends the decoding. */
+static int decode(const struct fstate *s, csh h, uint64_t lo, uint64_t hi, uint64_t *work, int *nwork, int depth, int *unknown,
+                  struct touches *col)
+{
+    const struct range *c = in(s->code, s->ncode, lo);
+    if (!c || hi > c->hi) return -1;
+    const uint8_t *code = c->bytes + (lo - c->lo);
+    size_t size = hi - lo;
+    uint64_t addr = lo;
+    cs_insn *insn = cs_malloc(h);
+    int state = 0;
+    while ((col || !state) && cs_disasm_iter(h, &code, &size, &addr, insn)) {
+        const cs_x86 *x = &insn->detail->x86;
+        for (int k = 0; k < x->op_count && (col || !state); k++) {
+            const cs_x86_op *op = &x->operands[k];
+            if (op->type == X86_OP_MEM) {
+                if (op->mem.segment == X86_REG_FS) {   /* TLS, except the stack-protector canary */
+                    if (!(op->mem.base == X86_REG_INVALID && op->mem.index == X86_REG_INVALID && op->mem.disp == 0x28))
+                        state = 1;
+                    continue;
+                }
+                uint64_t t;
+                if (op->mem.base == X86_REG_RIP) t = insn->address + insn->size + op->mem.disp;
+                else if (op->mem.base == X86_REG_INVALID && op->mem.index == X86_REG_INVALID) t = (uint64_t)op->mem.disp;
+                else continue;
+                if (in(s->priv, s->npriv, t)) {
+                    state = 1;
+                    if (col) touch(col, t, access_of(insn, op));
+                }
+            } else if (op->type == X86_OP_IMM && (insn->id == X86_INS_CALL || insn->id == X86_INS_JMP)) {
+                uint64_t t = (uint64_t)op->imm;
+                if (t >= lo && t < hi) continue;                        /* a branch inside the function */
+                if (t >= s->plt.lo && t < s->plt.hi) continue;          /* out of the module: bound elsewhere */
+                if (!in(s->code, s->ncode, t)) continue;
+                if (depth >= DEPTH) continue;
+                if (!fn_at(s, t)) { *unknown = 1; continue; }
+                if (*nwork < MAXFN) work[(*nwork)++] = t;
+            }
+        }
+    }
+    cs_free(insn, 1);
+    return state;
+}
+#endif
+
+/* Is addr the start of an instruction?  The function around it is decoded
+ * from its first byte.  1 yes, 0 no, -1 unknown (no bounds, not x86-64). */
+int insn_boundary(struct module *m, uint64_t addr)
+{
+#if defined(__x86_64__)
+    if (!m->fstate) m->fstate = build(m);
+    struct fstate *s = m->fstate;
+    int lo = 0, hi = s->nfns - 1, at = -1;
+    while (lo <= hi) {   /* the last function starting at or before addr */
+        int mid = (lo + hi) / 2;
+        if (s->fns[mid].lo <= addr) { at = mid; lo = mid + 1; } else hi = mid - 1;
+    }
+    if (at < 0 || addr >= s->fns[at].hi) return -1;
+    const struct range *f = &s->fns[at], *c = in(s->code, s->ncode, f->lo);
+    if (!c || f->hi > c->hi) return -1;
+    if (!s->starts) s->starts = xcalloc(s->nfns, sizeof *s->starts);
+    if (!s->starts[at]) {   /* decode the whole function once: Capstone formats every instruction */
+        csh h;
+        if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK) return -1;
+        unsigned char *bits = s->starts[at] = xcalloc((f->hi - f->lo) / 8 + 1, 1);
+        const uint8_t *code = c->bytes + (f->lo - c->lo);
+        size_t size = f->hi - f->lo;
+        uint64_t a = f->lo;
+        cs_insn *insn = cs_malloc(h);
+        while (cs_disasm_iter(h, &code, &size, &a, insn)) {
+            uint64_t o = insn->address - f->lo;
+            bits[o / 8] |= 1 << (o % 8);
+        }
+        cs_free(insn, 1);
+        cs_close(&h);
+    }
+    uint64_t o = addr - f->lo;
+    return (s->starts[at][o / 8] >> (o % 8)) & 1;
+#else
+    (void)m; (void)addr;
+    return -1;
+#endif
+}
+
+/* The walk behind function_state and function_touches. */
+static int walk(struct module *m, const struct def *d, struct touches *col)
+{
+#if defined(__x86_64__)
+    if (d->kind != K_FUNC || !d->size) return -1;
+    if (!m->fstate) m->fstate = build(m);
+    const struct fstate *s = m->fstate;
+    csh h;
+    if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK) return -1;
+    cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
+    uint64_t work[MAXFN];
+    int depthof[MAXFN], nwork = 1, unknown = 0, state = 0;
+    work[0] = d->value;
+    depthof[0] = 0;
+    for (int i = 0; i < nwork && (col || !state); i++) {
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++) seen = work[j] == work[i];
+        if (seen) continue;
+        const struct range *f = fn_at(s, work[i]);
+        uint64_t hi = f ? f->hi : work[i] + d->size;
+        int before = nwork;
+        int r = decode(s, h, work[i], hi, work, &nwork, i ? depthof[i] : 0, &unknown, col);
+        for (int j = before; j < nwork; j++) depthof[j] = depthof[i] + 1;
+        if (r < 0) unknown = 1;
+        if (r > 0) state = 1;
+    }
+    cs_close(&h);
+    return state ? 1 : unknown ? -1 : 0;
+#else
+    (void)m; (void)d; (void)col;
+    return -1;
+#endif
+}
+
+int function_state(struct module *m, const struct def *d) { return walk(m, d, NULL); }
+
+/* Which state: every private-state address the function and its callees
+ * touch, with how.  A partial set (a callee without bounds) still names
+ * cells the code really touches; only their absence proves nothing. */
+int function_touches(struct module *m, const struct def *d, struct touches *t)
+{
+    t->v = NULL;
+    t->n = 0;
+    return walk(m, d, t);
+}

@@ -1,0 +1,305 @@
+/* --trace -- CMD ARGS: the one mode that runs something.  CMD runs under
+ * LD_DEBUG=files,scopes,bindings with LD_DEBUG_OUTPUT in a private temporary
+ * directory (removed afterwards), and this is the one reader of that
+ * record (CMD's own process; what it starts writes records of its own):
+ *   file=NAME [N];  dynamically loaded by C [M]   a dlopen attempt into
+ *                                   namespace N, which may find nothing
+ *                                   (libepoxy's libGLX.so.1); a dlmopen of a
+ *                                   path with a slash prints none
+ *   opening file=PATH [N]; direct_opencount=K     the dlopen (N 0) or
+ *                                   dlmopen (N > 0) succeeded: a module
+ *   add PATH [0] to global scope    opened (or promoted) RTLD_GLOBAL
+ *   binding file A [N] to B [M]: ... `S' [V]      A's reference to S@V, in
+ *                                   namespace N, runs on B's (M is 0 for
+ *                                   ld.so, which every namespace shares)
+ * Every object carries its namespace, [0] the main one (glibc 2.36 and
+ * 2.41 alike).  The attempts give the real dlopen order; the bindings are
+ * observed (observed.c) and beat the model's; the image layer models each
+ * namespace apart (closure.c).  symsplit waits for CMD: nothing it
+ * starts outlives it. */
+#include "base/symsplit.h"
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *base(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* The reader's state over one record: dlopen attempts in program order. */
+struct attempt { char *name, *path, *origin; long ns; };   /* path: set by the "opening file=" that ends a dlopen well */
+struct record { struct trace *t; const char *argv0; struct attempt *a; int n, cap; struct strmap global; };
+
+/* The executable as the record names it: its argv[0] (ld.so prints the
+ * program's own name so; "ls", not a path, when CMD was found in PATH),
+ * or "<main program>" when it has none. */
+static const char *program(const struct record *r, const char *name)
+{
+    return !strcmp(name, "<main program>") || !strcmp(name, r->argv0) ? r->t->exe : name;
+}
+
+/* "NAME [NS]" at s: NAME cut off in place; the namespace, or -1 */
+static long ns_of(char *s)
+{
+    char *b = strstr(s, " [");
+    if (!b) return -1;
+    *b = 0;
+    return strtol(b + 2, NULL, 10);
+}
+
+/* Did dlopen(requested) open path?  The record names the attempt as asked
+ * ("libGL.so.1", "$ORIGIN/../lib/x.so", "./x.so") and the module as found. */
+static int same_file(const struct attempt *a, const char *path)
+{
+    if (!strcmp(a->name, path)) return 1;
+    if (!strchr(a->name, '/')) return !strcmp(base(path), a->name);
+    char *n = xstrdup(a->name), *o;
+    for (int k = 0; k < 4 && a->origin; k++) {   /* $ORIGIN: the caller's directory */
+        const char *tok = "${ORIGIN}";
+        if (!(o = strstr(n, tok)) && !(o = strstr(n, tok = "$ORIGIN"))) break;
+        char *x = xasprintf("%.*s%s%s", (int)(o - n), n, a->origin, o + strlen(tok));
+        free(n);
+        n = x;
+    }
+    char *rn = realpath(n, NULL), *rp = realpath(path, NULL);
+    int same = rn && rp && !strcmp(rn, rp);
+    free(n); free(rn); free(rp);
+    return same;
+}
+
+/* One line of the loader's record (after "PID:\t"), in any namespace: a
+ * line without one is not the loader's. */
+static void line(struct record *r, char *s)
+{
+    char *p, *e;
+    if (!strncmp(s, "binding file ", 13)) {   /* binding file A [0] to B [0]: normal symbol `S' [V] */
+        char *a = s + 13, *to = strstr(a, "] to "), *sym = strchr(a, '`'), *se = sym ? strchr(sym, '\'') : NULL;
+        if (!to || !se) return;
+        char *b = to + 5, *ver = strstr(se + 1, " [");
+        *se = 0;
+        if (ver) { ver += 2; ver[strcspn(ver, "]")] = 0; }
+        long ns = ns_of(a);
+        if (ns < 0 || ns_of(b) < 0) return;
+        observed_bind(&r->t->obs, program(r, a), ns, program(r, b), sym + 1, ver);
+    } else if (!strncmp(s, "file=", 5) && (p = strstr(s, "];  dynamically loaded by "))) {
+        char *caller = p + 26;   /* an attempt: it may find nothing (libGLX.so.1, dri/tls/...) */
+        long ns = ns_of(s + 5);
+        if (ns < 0 || ns_of(caller) < 0) return;
+        const char *by = program(r, caller), *slash = strrchr(by, '/');
+        GROW(r->a, r->n, r->cap);
+        r->a[r->n++] = (struct attempt){ xstrdup(s + 5), NULL, slash ? xasprintf("%.*s", (int)(slash - by), by) : xstrdup("."), ns };
+    } else if (!strncmp(s, "opening file=", 13) && strstr(s, "direct_opencount=")) {
+        /* the dlopen succeeded; an empty name is the program itself (dlopen(NULL)) */
+        *strstr(s, "; direct_opencount=") = 0;
+        long ns = ns_of(s + 13);
+        if (ns < 0 || !s[13]) return;
+        for (int i = r->n - 1; i >= 0; i--)
+            if (!r->a[i].path && r->a[i].ns == ns && same_file(&r->a[i], s + 13)) { r->a[i].path = xstrdup(s + 13); return; }
+        /* a module already loaded, opened again (RTLD_NOLOAD|RTLD_GLOBAL...),
+         * or a dlmopen of a path (no attempt line) */
+        GROW(r->a, r->n, r->cap);
+        r->a[r->n++] = (struct attempt){ xstrdup(s + 13), xstrdup(s + 13), NULL, ns };
+    } else if (!strncmp(s, "add ", 4) && (e = strstr(s, " to global scope")) && e[16] == 0) {
+        *e = 0;   /* LD_DEBUG=scopes: opened (or promoted) RTLD_GLOBAL */
+        if (ns_of(s + 4) == 0) strmap_put(&r->global, s + 4, r);
+    }
+}
+
+/* The record read: the modules dlopened, in order, each once, RTLD_GLOBAL
+ * when the loader added it to the global scope; the attempts that loaded
+ * nothing apart. */
+static void finish(struct record *r)
+{
+    struct trace *t = r->t;
+    for (int i = 0; i < r->n; i++) {
+        struct attempt *a = &r->a[i];
+        int dup = 0;
+        free(a->origin);
+        if (!a->path) {
+            for (int k = 0; k < t->nfailed && !dup; k++) dup = !strcmp(t->failed[k], a->name);
+            if (!dup) { t->failed = xrealloc(t->failed, (t->nfailed + 1) * sizeof *t->failed); t->failed[t->nfailed++] = a->name; }
+            else free(a->name);
+            continue;
+        }
+        for (int k = 0; k < t->nroots && !dup; k++) dup = t->roots[k].ns == a->ns && !strcmp(t->roots[k].path, a->path);
+        free(a->name);
+        if (dup) { free(a->path); continue; }
+        t->roots = xrealloc(t->roots, (t->nroots + 1) * sizeof *t->roots);
+        /* dlmopen refuses RTLD_GLOBAL: only the main namespace has one to join */
+        t->roots[t->nroots++] = (struct dlopen_req){ .path = a->path, .ns = (int)a->ns,
+                                                     .kind = !a->ns && strmap_get(&r->global, a->path) ? SC_GLOBAL : SC_LOCAL };
+    }
+    free(r->a);
+    for (size_t i = 0; i < r->global.cap; i++) free(r->global.keys[i]);
+    free(r->global.keys);
+    free(r->global.vals);
+}
+
+static char *which(const char *cmd)
+{
+    if (strchr(cmd, '/')) return xstrdup(cmd);
+    const char *path = getenv("PATH");
+    char *dirs = xstrdup(path ? path : "/usr/bin:/bin"), *save, *d;
+    for (char *q = dirs; (d = strtok_r(q, ":", &save)); q = NULL) {
+        char *f = xasprintf("%s/%s", *d ? d : ".", cmd);
+        if (!access(f, X_OK)) { free(dirs); return f; }
+        free(f);
+    }
+    free(dirs);
+    return NULL;
+}
+
+/* A signal to symsplit while CMD runs goes to CMD too; symsplit then waits
+ * for it, removes its directory and dies of the same signal. */
+static volatile sig_atomic_t child, caught;
+static void forward(int sig)
+{
+    caught = sig;
+    if (child > 0) kill(child, sig);
+}
+
+/* What CMD started and left running (a wrapper script's program, a helper
+ * it forked) is re-parented to symsplit, the subreaper: SIGTERM, 3 s, SIGKILL,
+ * reaped.  Returns how many there were. */
+static int reap_rest(void)
+{
+    char *list = xasprintf("/proc/self/task/%d/children", (int)getpid());
+    int left = 0;
+    for (int polls = 0; polls < 100; polls++) {
+        pid_t w = waitpid(-1, NULL, WNOHANG);
+        if (w > 0) continue;
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0) break;                  /* ECHILD: none left */
+        FILE *f = fopen(list, "r");
+        int p, n = 0;
+        while (f && fscanf(f, "%d", &p) == 1) {
+            n++;
+            if (polls == 0) kill(p, SIGTERM);
+            if (polls == 60) kill(p, SIGKILL);
+        }
+        if (f) fclose(f);
+        if (!polls) left = n;
+        usleep(50000);
+    }
+    free(list);
+    return left;
+}
+
+/* Runs CMD; 0 with *status, or -1 with *err when it cannot start (the
+ * child's execv errno comes back through a close-on-exec pipe). */
+static int run(const char *exe, char *const *cmd, const char *out, int *status, pid_t *cpid, char **err)
+{
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) < 0) { *err = xasprintf("--trace: pipe: %s", strerror(errno)); return -1; }
+    pid_t parent = getpid();
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) { *err = xasprintf("--trace: fork: %s", strerror(errno)); close(p[0]); close(p[1]); return -1; }
+    if (!pid) {
+        int e;
+        /* it dies with symsplit, even by SIGKILL; its stdout is symsplit's
+         * stderr: symsplit's stdout is the report alone */
+        if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent || dup2(2, 1) < 0) e = errno ? errno : ESRCH;
+        else {
+            setenv("LD_DEBUG", "files,scopes,bindings", 1);
+            setenv("LD_DEBUG_OUTPUT", out, 1);
+            execv(exe, cmd);
+            e = errno;
+        }
+        if (write(p[1], &e, sizeof e) < 0) {}
+        _exit(127);
+    }
+    child = *cpid = pid;
+    if (caught) kill(pid, caught);
+    close(p[1]);
+    int e = 0;
+    ssize_t k;
+    while ((k = read(p[0], &e, sizeof e)) < 0 && errno == EINTR) {}
+    close(p[0]);
+    for (int polls = 0;;) {   /* after a signal: 3 s for CMD to end, then SIGKILL */
+        if (caught && polls++ == 60) kill(pid, SIGKILL);
+        pid_t w = waitpid(pid, status, caught && polls <= 60 ? WNOHANG : 0);
+        if (w == pid || (w < 0 && errno != EINTR)) break;
+        if (caught && w == 0) usleep(50000);
+    }
+    child = 0;
+    int left = reap_rest();
+    if (left) fprintf(stderr, "symsplit: note: --trace: %s left %d process(es) running: stopped them\n", exe, left);
+    if (k == sizeof e) { *err = xasprintf("--trace: %s: cannot run it: %s", exe, strerror(e)); return -1; }
+    return 0;
+}
+
+/* Reads the record of CMD's own process (ld.PID: a process it started
+ * writes its own), then removes every file and dir. */
+static void collect(struct trace *t, const char *argv0, const char *dir, pid_t pid)
+{
+    struct record r = { .t = t, .argv0 = argv0 };
+    char *mine = xasprintf("ld.%d", (int)pid);
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char *f = xasprintf("%s/%s", dir, e->d_name), *buf = NULL;
+        size_t cap = 0;
+        FILE *in = caught || strcmp(e->d_name, mine) ? NULL : fopen(f, "r");
+        while (in && getline(&buf, &cap, in) > 0) {
+            buf[strcspn(buf, "\n")] = 0;
+            char *s = strchr(buf, ':');
+            if (!s) continue;
+            s++;
+            while (*s == ' ' || *s == '\t') s++;
+            line(&r, s);
+        }
+        if (in) fclose(in);
+        free(buf);
+        unlink(f);
+        free(f);
+    }
+    if (d) closedir(d);
+    rmdir(dir);
+    free(mine);
+    finish(&r);
+}
+
+int trace_run(char *const *cmd, struct trace *t, char **err)
+{
+    memset(t, 0, sizeof *t);
+    struct stat st;
+    if (!(t->exe = which(cmd[0]))) { *err = xasprintf("--trace: %s: command not found", cmd[0]); return -1; }
+    if (stat(t->exe, &st) < 0) { *err = xasprintf("--trace: %s: %s", t->exe, strerror(errno)); return -1; }
+    if (!S_ISREG(st.st_mode)) { *err = xasprintf("--trace: %s: %s", t->exe, file_kind(st.st_mode)); return -1; }
+    const char *tmp = getenv("TMPDIR");
+    char *dir = xasprintf("%s/symsplit-trace.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) { *err = xasprintf("--trace: %s: %s", dir, strerror(errno)); free(dir); return -1; }
+    char *out = xasprintf("%s/ld", dir);
+    struct sigaction sa = { .sa_handler = forward }, old[3];   /* no SA_RESTART: waitpid returns */
+    const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < 3; i++) {   /* an ignored signal stays ignored (nohup, a background job's SIGINT) */
+        sigaction(sigs[i], NULL, &old[i]);
+        if (old[i].sa_handler != SIG_IGN) sigaction(sigs[i], &sa, NULL);
+    }
+    pid_t pid = 0;
+    int rc = run(t->exe, cmd, out, &t->status, &pid, err);
+    collect(t, cmd[0], dir, pid);
+    for (int i = 0; i < 3; i++) sigaction(sigs[i], &old[i], NULL);
+    free(dir);
+    free(out);
+    if (caught) {   /* default action restored: dies of it, as CMD did */
+        raise(caught);
+        if (!rc) *err = xasprintf("--trace: interrupted (signal %d)", (int)caught);
+        return -1;
+    }
+    return rc;
+}

@@ -1,0 +1,439 @@
+/* Printing: a finding's words (WHY), the table row or the JSON object, and
+ * the summary.  What a finding is, and what the exit status is, policy.c
+ * decides; this file only renders its decisions. */
+#include "report/report.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct report {
+    int json, show_all, header, partial, naive;
+    FILE *json_out;                  /* --json-out: the JSON object there too, the table on stdout */
+    int count[V_NCLASS], crossed;    /* crossed: COLLISION rows whose reference crossed (harmful) */
+    char **rows; int nrows, cap;     /* JSON objects, printed at the end */
+};
+
+struct report *report_new(int json, FILE *json_out, int show_all)
+{
+    struct report *r = xcalloc(1, sizeof *r);
+    r->json = json;
+    r->json_out = json_out;
+    r->show_all = show_all;
+    return r;
+}
+const int *report_counts(const struct report *r) { return r->count; }
+int report_crossed(const struct report *r) { return r->crossed; }
+
+static const char *mname(const struct image *im, int i) { return module_name(im->mods[i].m); }
+
+static void cat(char **s, const char *fmt, const char *a, const char *b, const char *c)
+{
+    char *t = xasprintf(fmt, a, b, c), *u = xasprintf("%s%s", *s, t);
+    free(t);
+    free(*s);
+    *s = u;
+}
+
+/* The captured side: who binds which copy instead of the one it was linked against. */
+static void captured(char **s, const struct image *im, const char *name, const struct finding *f)
+{
+    const struct module *Y = im->mods[f->target].m;
+    const struct def *yd = &Y->defs[f->def];
+    const char *ver = Y->has_versym && yd->ver >= 2 && yd->ver < Y->nvers ? Y->vers[yd->ver].name : NULL;
+    if (f->how == H_EXE_OWN && yd->copy)
+        cat(s, "%s holds a COPY-relocated copy of %s, taken from %s's", mname(im, f->target), name, mname(im, f->x));
+    else if (f->how == H_HIDDEN)
+        cat(s, "%s depends on %s but its own code calls its own hidden copy of %s (.symtab: linked in and hidden, "
+               "as --exclude-libs does)", mname(im, f->target), mname(im, f->x), name);
+    else if (f->how == H_EXE_OWN)
+        cat(s, "%s carries its own copy of %s, which shadows %s's for every lookup", mname(im, f->target), name, mname(im, f->x));
+    else {
+        if (f->binder == f->x)
+            cat(s, "%s's own interposable reference to %s (a relocation) resolves to %s's copy", mname(im, f->x), name,
+                mname(im, f->target));
+        else
+            cat(s, "%s depends on %s but its reference resolves to %s's copy", mname(im, f->binder), mname(im, f->x),
+                mname(im, f->target));
+        cat(s, " (%s scope%s%s)", f->local ? "dlopen local" : "global",
+            ver ? ", version " : "", ver ? ver : "");
+    }
+}
+
+/* The live side when it is another name sharing x's state (sharedstate.c). */
+static void shared_words(char **s, const struct image *im, const char *name, const struct finding *f)
+{
+    const char *x = mname(im, f->x), *y = mname(im, f->target);
+    char *cell = f->ev_state ? xasprintf("%s", f->ev_state)
+                             : xasprintf("the cell at 0x%llx (no .symtab names it: it may be a lock or flag every function of %s touches)",
+                                         (unsigned long long)f->ev_addr, x);
+    cat(s, "; %s's copy of %s is bound by nobody, but its state stays in use: %s's reference to ", x, name, mname(im, f->ev_binder));
+    cat(s, "%s resolves to %s's %s", f->ev_name, x, f->ev_name);
+    if (f->ev_seen >= 0) cat(s, " (%s)", f->ev_seen ? "observed" : "modelled", "", "");
+    cat(s, ", and %s's %s and its copy of %s", x, f->ev_name, name);
+    cat(s, " share %s (per disassembly: one writes it, the other reads it): state written through %s's %s", cell, y, name);
+    cat(s, " is read through %s's %s, which nobody wrote%s", x, f->ev_name, "");
+    free(cell);
+}
+
+/* The live side: why the copy it was linked against is still in use. */
+static void alive_because(char **s, const struct image *im, const char *name, const struct finding *f)
+{
+    const struct module *X = im->mods[f->x].m;
+    const char *x = mname(im, f->x), *nm = f->ev_name ? f->ev_name : name;
+    if (f->ev_how < 0) {   /* a collision: the capture is the finding */
+        const struct def *dx = &X->defs[f->xdef], *dy = &im->mods[f->target].m->defs[f->def];
+        char *sz = xasprintf("%llu", (unsigned long long)dx->size), *sy = xasprintf("%llu", (unsigned long long)dy->size);
+        cat(s, "; the two are different entities (%s: %s bytes, ", x, sz, "");
+        cat(s, "%s: %s bytes%s)", mname(im, f->target), sy, dx->size == dy->size ? ", different contents" : "");
+        if (dx->kind == K_DATA || dy->kind == K_DATA)
+            cat(s, ": %s's code works on %s's, built for another definition%s", x, mname(im, f->target), "");
+        else
+            cat(s, ": %s's calls run %s's code, not the function it was built with%s", x, mname(im, f->target), "");
+        free(sz);
+        free(sy);
+        return;
+    }
+    if (f->ev_addr) { shared_words(s, im, name, f); return; }
+    cat(s, "; while %s's copy stays in use: %s%s", x, "", "");
+    switch (f->ev_how) {
+    case H_SYMBOLIC: cat(s, "%s is linked -Bsymbolic (DF_SYMBOLIC), its references bind its own %s%s", x, nm, ""); break;
+    case H_PROTECTED: cat(s, "%s defines %s protected, its references bind it%s", x, nm, ""); break;
+    case H_HIDDEN: cat(s, "%s has its own hidden copy of %s (.symtab), bound at link time%s", x, nm, ""); break;
+    case H_DIRECT:
+        cat(s, "%s is probably self-binding: its code calls its own %s directly, not through the PLT%s", x, nm,
+            X->own_func_relocs ? "" : " (no JUMP_SLOT/GLOB_DAT to any own function = -Bsymbolic-functions signature)");
+        break;
+    case H_BSYMFUNC:
+        cat(s, "%s may be self-binding (no JUMP_SLOT/GLOB_DAT to any own function = -Bsymbolic-functions signature), "
+               "but no direct call to %s was found%s", x, nm, "");
+        break;
+    case H_HANDLE:
+        if (f->ev_name) cat(s, "dlsym on a --dlopen handle finds %s's copy of %s first%s", x, nm, "");
+        else cat(s, "dlsym on the --dlopen handle of %s finds %s's copy of %s first", mname(im, f->ev_binder), x, nm);
+        break;
+    case H_EXE_OWN: cat(s, "%s's own code uses it%s%s", x, "", ""); break;
+    default: cat(s, "%s's reference resolves to %s's copy%s", mname(im, f->ev_binder), x, ""); break;
+    }
+    if (f->ev_name) cat(s, ", a name %s defines too: %s's copy of that code is running%s", mname(im, f->target), x, "");
+}
+
+/* --pid: the slot that shows the capture, or why the model answers it. */
+static void slot_words(char **s, const struct image *im, const char *name, const struct finding *f)
+{
+    if (f->observed) {
+        cat(s, " [observed: %s's GOT slot for %s holds %s's copy]", mname(im, f->binder), name, mname(im, f->target));
+        return;
+    }
+    if (f->lazy) cat(s, " [modelled: %s's slot for %s is not bound yet (lazy); ld.so binds it at the first call]", mname(im, f->binder), name, "");
+    else cat(s, " [modelled: no slot in the process shows it]%s%s%s", "", "", "");
+}
+
+char *json_str(const char *s)
+{
+    size_t n = 0;
+    char *o = xcalloc(strlen(s) * 6 + 3, 1);
+    o[n++] = '"';
+    for (; *s; s++) {
+        unsigned char c = *s;
+        if (c == '"' || c == '\\') { o[n++] = '\\'; o[n++] = c; }
+        else if (c < 0x20) n += sprintf(o + n, "\\u%04x", c);
+        else o[n++] = c;
+    }
+    o[n++] = '"';
+    return o;
+}
+
+/* One row of any class: the table line (when shown) or the JSON object.
+ * extra: more JSON members, ",\"k\":v..." or "". */
+static void row(struct report *r, const struct image *im, const struct item *it, int conf, const char *why, const char *extra)
+{
+    const char *symbol = it->sym;
+    r->count[it->cls]++;
+    r->crossed += it->crossed;
+    char *cxx = demangle(symbol);
+    if (r->json || r->json_out) {
+        char *jw = json_str(why), *jn = json_str(symbol), *ji = json_str(im->exe_path), *jd = cxx ? json_str(cxx) : NULL;
+        GROW(r->rows, r->nrows, r->cap);
+        r->rows[r->nrows++] = xasprintf("{\"image\":%s,\"verdict\":\"%s\",\"sev\":\"%s\",\"symbol\":%s%s%s%s%s%s%s%s,\"why\":%s}",
+                                        ji, vclass_name[it->cls], it->csev, jn, jd ? ",\"demangled\":" : "", jd ? jd : "",
+                                        conf >= 0 ? ",\"confidence\":\"" : "", conf >= 0 ? conf_name[conf] : "",
+                                        conf >= 0 ? "\"" : "", it->cls == V_COLLISION ? it->crossed ? ",\"harmful\":true" : ",\"harmful\":false" : "",
+                                        extra, jw);
+        free(jw); free(jn); free(ji); free(jd);
+    }
+    if (!r->json && vclass_shown(it->cls, r->show_all)) {
+        if (!r->header++) printf("%-9s  %-4s  %-24s  %s\n", "VERDICT", "SEV", "SYMBOL", "WHY");
+        printf("%-9s  %-4s  %-24s  %s%s%s%s\n", vclass_name[it->cls], it->csev, symbol, cxx ? "[C++: " : "", cxx ? cxx : "",
+               cxx ? "] " : "", why);
+    }
+    free(cxx);
+}
+
+static char *opening(const struct image *im, const struct findings *fs)
+{
+    return fs->promoted ? xasprintf("in %s, if %s were opened RTLD_GLOBAL (or promoted with RTLD_NOLOAD|RTLD_GLOBAL): ",
+                                    im->exe_path, fs->promoted)
+                        : xasprintf("in %s: ", im->exe_path);
+}
+
+static void print_capture(struct report *r, const struct image *im, const struct findings *fs, const struct item *it)
+{
+    const struct finding *f = &it->f;
+    const char *name = it->name;
+    const struct module *mx = im->mods[f->x].m, *my = im->mods[f->target].m;
+    char *why = opening(im, fs);
+    captured(&why, im, name, f);
+    alive_because(&why, im, name, f);
+    if (f->collision && it->cls == V_COLLISION && it->override)
+        cat(&why, " -> a collision: one name, two entities, and a reference crossed into %s, which needs %s: "
+            "an override by design, as an interposer's (not counted harmful)%s", module_name(my), module_name(mx), "");
+    else if (f->collision && it->cls == V_COLLISION)
+        cat(&why, " -> a collision: one name, two entities, and a reference crossed (harmful: a crash is likely)%s%s%s",
+            "", "", "");
+    else if (f->collision) cat(&why, " -> a collision: one name, two entities%s%s%s", "", "", "");
+    else if (it->harmless) cat(&why, " -> stateless code partition: %s; no state is shared, so nothing diverges%s%s", it->harmless, "", "");
+    else cat(&why, " -> two live copies diverge%s%s%s",
+             mx->defs[f->xdef].kind == K_DATA || my->defs[f->def].kind == K_DATA ? "" : " (function with private state behind it)",
+             "", "");
+    cat(&why, " [confidence: %s]%s%s", conf_name[f->conf], "", "");
+    /* a process was observed: say which rows it proves */
+    if (im->obs && im->obs->live) slot_words(&why, im, name, f);
+    else if (im->obs) cat(&why, " [%s]%s%s", f->observed ? "observed: the loader made this binding" : "modelled: not in the loader's record", "", "");
+    char *jb = json_str(mname(im, f->binder)), *jy = json_str(my->path), *jx = json_str(mx->path);
+    char *jp = fs->promoted ? json_str(fs->promoted) : NULL;   /* a LATENT row: the module whose promotion */
+    char *extra = xasprintf(",\"binder\":%s,\"binds\":%s,\"binding\":\"%s\",\"live_copy\":%s,\"evidence\":\"%s\"%s%s%s",
+                            jb, jy, how_name[f->how], jx, f->ev_how < 0 ? "collision" : how_name[f->ev_how],
+                            !im->obs ? "" : f->observed ? ",\"observed\":true" : ",\"observed\":false",
+                            jp ? ",\"promoted\":" : "", jp ? jp : "");
+    if (f->ev_addr) {   /* the state the two names share */
+        char *jg = json_str(f->ev_name), *js = f->ev_state ? json_str(f->ev_state) : xstrdup("null");
+        char *t = xasprintf("%s,\"shared_state\":{\"through\":%s,\"object\":%s,\"address\":\"0x%llx\"}", extra, jg, js,
+                            (unsigned long long)f->ev_addr);
+        free(jg); free(js); free(extra);
+        extra = t;
+    }
+    row(r, im, it, f->conf, why, extra);
+    free(jb); free(jy); free(jx); free(jp); free(extra); free(why);
+}
+
+/* Two different libraries that share names: one row for the pair. */
+static void print_collision(struct report *r, const struct image *im, const struct findings *fs, const struct item *it)
+{
+    const struct collision *c = &it->c;
+    const char *mods[2] = { mname(im, c->a), mname(im, c->b) };
+    char *why = opening(im, fs);
+    char *n = xasprintf("%d", c->shared), *k = xasprintf("%d", c->crossed);
+    cat(&why, "%s and %s are different libraries (%s) that export ", mods[0], mods[1],
+        c->different == D_MAJOR ? "two versions of one name" : "other names, a part of the interface in common");
+    cat(&why, "%s name(s) in common (%s%s", n, c->example, c->shared > 1 ? ", ..." : "");
+    cat(&why, "); %s%s%s", c->first < 0 ? "neither is in the global scope" : "the global scope finds ",
+        c->first < 0 ? "" : mname(im, c->first), c->first < 0 ? "" : " first");
+    if (!c->name) cat(&why, "; no reference crossed%s%s%s", "", "", "");
+    else {
+        cat(&why, "; %s reference(s) crossed, the strongest: %s", k, "", "");
+        captured(&why, im, c->name, &c->f);
+        if (c->live >= 0) alive_because(&why, im, c->name, &c->f);
+        else cat(&why, "; but %s's own copy is not in use (interposition)%s%s", mname(im, c->f.x), "", "");
+    }
+    if (it->cls == V_COLLISION && it->crossed)
+        cat(&why, " -> a collision, and a reference crossed: code built for one library runs on the other's "
+                  "structures (harmful: a crash is likely)%s%s%s", "", "", "");
+    else if (it->cls == V_COLLISION && c->name && c->designed)
+        cat(&why, " -> a collision, an override by design: %s, which needs %s, takes these functions' references "
+                  "from it (not harmful)%s", mname(im, c->f.target), mname(im, c->f.x), "");
+    else if (it->cls == V_COLLISION)
+        cat(&why, " -> a collision: a reference to any of these names binds whichever library the scope finds first, "
+                  "code built for the other%s%s%s", "", "", "");
+    else cat(&why, " -> different libraries: a reference would cross, code built for one library running on the other's "
+                   "[confidence: %s]%s%s", conf_name[c->live], "", "");
+    free(n); free(k);
+    char *ja = json_str(mods[0]), *jpa = json_str(im->mods[c->a].m->path), *jb = json_str(mods[1]),
+         *jpb = json_str(im->mods[c->b].m->path), *jf = c->first < 0 ? xstrdup("null") : json_str(mname(im, c->first));
+    char *extra = xasprintf(",\"libraries\":[{\"module\":%s,\"path\":%s},{\"module\":%s,\"path\":%s}],\"shared\":%d,"
+                            "\"different\":\"%s\",\"first\":%s,\"crossed\":%d",
+                            ja, jpa, jb, jpb, c->shared, c->different == D_MAJOR ? "version" : "names", jf, c->crossed);
+    free(ja); free(jpa); free(jb); free(jpb); free(jf);
+    if (c->name) {   /* the strongest crossing, with split rows' fields */
+        const struct finding *f = &c->f;
+        char *jr = json_str(mname(im, f->binder)), *jy = json_str(im->mods[f->target].m->path),
+             *jx = json_str(im->mods[f->x].m->path), *jp = fs->promoted ? json_str(fs->promoted) : NULL, *t;
+        t = xasprintf("%s,\"binder\":%s,\"binds\":%s,\"binding\":\"%s\",\"live_copy\":%s,\"evidence\":\"%s\"%s%s", extra, jr,
+                      jy, how_name[f->how], jx, c->live < 0 ? "none" : f->ev_how < 0 ? "collision" : how_name[f->ev_how],
+                      jp ? ",\"promoted\":" : "", jp ? jp : "");
+        free(extra); free(jr); free(jy); free(jx); free(jp);
+        extra = t;
+    }
+    row(r, im, it, it->cls == V_COLLISION && !it->crossed ? -1 : c->live, why, extra);
+    free(extra); free(why);
+}
+
+/* A row whose WHY lists copies, with the same list as JSON (jl) beside it;
+ * frees why and jl. */
+static void row_with_copies(struct report *r, const struct image *im, const struct item *it, char *why, char *jl)
+{
+    char *extra = xasprintf(",\"copies\":[%s]", jl);
+    row(r, im, it, -1, why, extra);
+    free(extra);
+    free(why);
+    free(jl);
+}
+
+/* A partition of one name: n live copies, each bound by its own users. */
+static void print_partition(struct report *r, const struct image *im, const struct item *it)
+{
+    const char *name = it->name;
+    const int *mods = it->pm, *users = it->pu, n = it->n;
+    char *list = xstrdup(""), *jl = xstrdup("");   /* the words, and the same as JSON */
+    int paths = 0;   /* plugins all called plugin.so: name them by path */
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++) paths |= !strcmp(mname(im, mods[i]), mname(im, mods[j])) ||
+                                             !strcmp(mname(im, users[i]), mname(im, users[j]));
+    for (int i = 0; i < n; i++) {
+        const char *m = paths ? im->mods[mods[i]].m->path : mname(im, mods[i]);
+        const char *u = paths ? im->mods[users[i]].m->path : mname(im, users[i]);
+        char *t = xasprintf("%s%s%s (bound by %s)", list, i ? ", " : "", m, users[i] == mods[i] ? "itself" : u);
+        free(list);
+        list = t;
+        char *jm = json_str(mname(im, mods[i])), *jpth = json_str(im->mods[mods[i]].m->path), *ju = json_str(mname(im, users[i]));
+        t = xasprintf("%s%s{\"module\":%s,\"path\":%s,\"bound_by\":%s}", jl, i ? "," : "", jm, jpth, ju);
+        free(jl); free(jm); free(jpth); free(ju);
+        jl = t;
+    }
+    char *why = xasprintf("in %s: %s in %d live copies: %s; each copy is bound by its own users (a partition): "
+                          "state written through one copy is not seen through another", im->exe_path, name, n, list);
+    row_with_copies(r, im, it, why, jl);
+    free(list);
+}
+
+/* A library in 2+ copies (copies.c's fingerprints). */
+static void print_copies(struct report *r, const struct image *im, const struct item *it)
+{
+    char *list = xstrdup(""), *jl = xstrdup("");   /* the words, and the same as JSON */
+    for (int k = 0; k < it->n; k++) {
+        const struct copyof *c = &it->cp[k];
+        int variant = strcmp(c->variant, it->name) != 0;
+        char *t = xasprintf("%s%s%s (%s%s%s%s%s)", list, k ? ", " : "", mname(im, c->mod), c->kind, variant ? " " : "",
+                            variant ? c->variant : "", c->version[0] ? " " : "", c->version);
+        free(list);
+        list = t;
+        char *jm = json_str(mname(im, c->mod)), *jp = json_str(im->mods[c->mod].m->path);
+        t = xasprintf("%s%s{\"module\":%s,\"path\":%s,\"kind\":\"%s\",\"variant\":\"%s\",\"version\":\"%s\"}", jl,
+                      k ? "," : "", jm, jp, c->kind, c->variant, c->version);
+        free(jl); free(jm); free(jp);
+        jl = t;
+    }
+    char *why = xasprintf("in %s: %s in %d copies: %s; each copy is bound by its own users (a partition); "
+                          "process-wide state of one: %s", im->exe_path, it->name, it->n, list, it->state);
+    row_with_copies(r, im, it, why, jl);
+    free(list);
+}
+
+/* What ld.so would refuse, in its words where it has them. */
+static void print_noload(struct report *r, const struct image *im, const struct item *it)
+{
+    const struct noload *nl = &it->nl;
+    const char *by = mname(im, nl->by), *n = nl->need;
+    char *why = xasprintf("in %s: ", im->exe_path);
+    char *more = nl->more ? xasprintf(" (and %d more)", nl->more) : xstrdup("");
+    switch (nl->cause) {
+    case N_NO_FILE:
+        cat(&why, "%s needs '%s', a path (a NEEDED name with a slash is opened as it stands, relative to "
+                  "the current directory), and there is no such file: the program cannot start%s", by, n, "");
+        break;
+    case N_RUNPATH:
+        cat(&why, "%s needs %s, which no search rule of %s finds; ", by, n, by);
+        cat(&why, "it is at %s, reached only through %s's RUNPATH, which serves %s's own NEEDED entries, ", nl->path,
+            mname(im, nl->via), mname(im, nl->via));
+        cat(&why, "not its dependencies' (RUNPATH is not transitive): give %s its own RUNPATH%s%s", by, "", "");
+        break;
+    case N_DEV_NAME:
+        cat(&why, "%s needs %s; only %s exists ", by, n, nl->path);
+        cat(&why, "(the development name, SONAME %s): the SONAME link %s is missing (ldconfig -n in its directory makes it)%s",
+            n, n, "");
+        break;
+    case N_NOT_FOUND:
+        cat(&why, "%s needs %s, which no search rule finds (RPATH, LD_LIBRARY_PATH, RUNPATH, "
+                  "ld.so.cache, default directories): the program cannot start%s", by, n, "");
+        break;
+    case N_RELATIVE:
+        cat(&why, "%s needs '%s', a relative path: ld.so opens it relative to the current directory, so the "
+                  "program starts only from a directory that has it (here: %s); link with -L DIR -lNAME "
+                  "and a RUNPATH instead", by, n, nl->path ? nl->path : "?");
+        break;
+    case N_VERSION: {
+        char *syms = xstrdup("");
+        for (int k = 0; k < nl->nnames; k++) cat(&syms, "%s%s%s", k ? ", " : "", nl->names[k], "");
+        char num[16];
+        snprintf(num, sizeof num, "%d", nl->more);
+        if (nl->more) cat(&syms, " and %s more%s%s", num, "", "");
+        cat(&why, "%s needs version %s of %s ", by, n, nl->file);
+        cat(&why, "(%s), but %s found at %s ", nl->nnames ? syms : "no symbol of its own", nl->file, nl->path);
+        cat(&why, "defines no %s (newest: %s): ld.so refuses to start it (\"version `%s' not found\")", n, nl->newest, n);
+        free(syms);
+        break;
+    }
+    case N_UNDEFINED:
+        cat(&why, "%s needs %s%s", by, n, nl->ver ? "@" : "");
+        cat(&why, "%s%s, which no module of the image defines: ld.so stops at start (\"undefined symbol\")%s",
+            nl->ver ? nl->ver : "", more, "");
+        break;
+    case N_UNDEFINED_LAZY:
+        cat(&why, "%s calls %s%s", by, n, nl->ver ? "@" : "");
+        cat(&why, "%s%s, which no module of the image defines: the program starts and stops at the first call "
+                  "(lazy binding)%s", nl->ver ? nl->ver : "", more, "");
+        break;
+    }
+    row(r, im, it, -1, why, "");
+    free(more);
+    free(why);
+}
+
+/* One pass over the findings as graded: the rows in the order found. */
+void report_print(struct report *r, const struct image *im, const struct findings *fs)
+{
+    r->naive += !fs->promoted && fs->naive;
+    for (int i = 0; i < fs->n; i++) {
+        const struct item *it = &fs->v[i];
+        if (it->keep != K_SHOW) continue;
+        switch (it->kind) {
+        case F_CAPTURE: print_capture(r, im, fs, it); break;
+        case F_PARTITION: print_partition(r, im, it); break;
+        case F_COLLISION: print_collision(r, im, fs, it); break;
+        case F_COPY: print_copies(r, im, it); break;
+        case F_NOLOAD: print_noload(r, im, it); break;
+        }
+    }
+}
+
+void report_partial(struct report *r) { r->partial++; }
+
+
+static void print_json(FILE *o, const struct report *r, int images, int errors, int suppressed)
+{
+    const int *c = r->count;
+    fprintf(o, "{\"images\":%d,\"splits\":%d,\"maybe\":%d,\"info\":%d,\"suppressed\":%d,\"partial\":%d,\"errors\":%d,"
+               "\"naive_duplicates\":%d,\"noload\":%d,\"latent\":%d,\"copies\":%d,\"collisions\":%d,\"collisions_harmful\":%d,\"findings\":[",
+            images, c[V_SPLIT], c[V_MAYBE], c[V_INFO], suppressed, r->partial, errors, r->naive, c[V_NOLOAD],
+            c[V_LATENT], c[V_COPY], c[V_COLLISION], r->crossed);
+    for (int i = 0; i < r->nrows; i++) fprintf(o, "%s%s", i ? "," : "", r->rows[i]);
+    fprintf(o, "]}\n");
+}
+
+void report_finish(struct report *r, int images, int errors, int suppressed)
+{
+    const int *c = r->count;
+    if (r->json_out) {
+        print_json(r->json_out, r, images, errors, suppressed);
+        fclose(r->json_out);
+        r->json_out = NULL;
+    }
+    if (r->json) {
+        print_json(stdout, r, images, errors, suppressed);
+        return;
+    }
+    printf("# symsplit: %d image(s), %d split(s), %d maybe, %d info%s, %d suppressed by allowlist, %d partial, %d error(s); "
+           "%d cannot load, %d latent, %d library copies, %d collisions (%d harmful)\n",
+           images, c[V_SPLIT], c[V_MAYBE], c[V_INFO], r->show_all ? "" : " (rows with --info)", suppressed, r->partial, errors,
+           c[V_NOLOAD], c[V_LATENT], c[V_COPY], c[V_COLLISION], r->crossed);
+    printf("# naive: %d image(s) have a name defined by two modules of their closure (nm -D | sort | uniq -d)\n", r->naive);
+}
