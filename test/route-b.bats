@@ -168,6 +168,20 @@ cell() { table_cell route-b "$@"; }
 	assert_line --regexp '^\[libc\] namespace 1 \(pluginB\): .* lies in an anonymous mapping$'
 }
 
+@test "dlmopen-first-deps: a new namespace's global scope is its first object and that object's dependencies; B binds T's runtime, not the copy it ships" {
+	run ev dlmopen-first-deps
+	assert_line 'LD_DEBUG=scopes: B/plugin.so [1] scope 0: T/plugin.so T/librt-<hash>.so.1 libc.so.6 ld-linux-x86-64.so.2'
+	assert_line "LD_DEBUG: binding file B/plugin.so [1] to T/librt-<hash>.so.1 [1]: normal symbol \`rt_get_list'"
+	refute_line --regexp '^LD_DEBUG: binding file .* to B/librt-'
+}
+
+@test "promoted-between: C binds the promoted B's copy, and nothing binds C's own" {
+	run ev promoted-between
+	assert_line "LD_DEBUG: binding file C/plugin.so [0] to B/plugin.so [0]: normal symbol \`rt_get_list'"
+	assert_line "LD_DEBUG: binding file A/plugin.so [0] to A/plugin.so [0]: normal symbol \`rt_register'"
+	refute_line --regexp '^LD_DEBUG: binding file .* to C/plugin\.so '
+}
+
 @test "dlmopen's cost: the host's free() takes namespace 1's block and its malloc hands it out again" {
 	l=$(row "$(R)" dlmopen | grep "^\[libc\] the host's free() takes pluginB's block@")
 	b=$(sed -nE 's/.*block@(0x[0-9a-f]+).*/\1/p' <<< "$l"); a=$(sed -nE 's/.*returns @(0x[0-9a-f]+)$/\1/p' <<< "$l")
