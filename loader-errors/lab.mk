@@ -272,9 +272,9 @@ $(eval $(call lab_entry,loader-errors,ROW,$(LE)/%/app))
 # the rows that need ldconfig, which is this machine's and reads only this
 # architecture's libraries (measured: "libaccel.so is for unknown machine 183"),
 # and the secure-mode rows: under qemu-user the kernel starts the emulator,
-# not app, so app's set-user-ID bit makes no secure mode.
+# not app, so app's set-ID bit or file capability makes no secure mode.
 loader-errors.native-only-rows := missing-soname-link-fix outside-search-path-ld-so-conf $(filter secure-mode-%,$(loader-errors.rows))
-loader-errors.native-only := ldconfig is this machine's and reads only its own architecture's libraries (the SONAME link, the private ld.so.cache); under an emulator app's set-user-ID bit makes no secure mode
+loader-errors.native-only := ldconfig is this machine's and reads only its own architecture's libraries (the SONAME link, the private ld.so.cache); under an emulator app's set-ID bit or file capability makes no secure mode
 # The rows whose expect cell means "the fix works".
 FIXED_ROWS += $(addprefix loader-errors:,version-not-found-fix glibc-too-new-fix slash-in-needed-fix \
 	missing-soname-link-fix outside-search-path-ld-library-path outside-search-path-runpath \

@@ -447,7 +447,8 @@ ref_problem() {
 		[ -e "$TOP/${r#fixture }" ] || echo "no file or directory ${r#fixture }" ;;
 	[a-z]*/[A-Za-z0-9]*)
 		lab=${r%%/*}; rows=${r#*/}
-		[[ $'\n'$(make -s -C "$TOP" --no-print-directory labs)$'\n' == *$'\n'"$lab"$'\n'* ]] || { echo "no lab $lab"; return; }
+		[ -n "${_labs:-}" ] || _labs=$'\n'$(make -s -C "$TOP" --no-print-directory labs)$'\n'
+		[[ $_labs == *$'\n'"$lab"$'\n'* ]] || { echo "no lab $lab"; return; }
 		for row in ${rows//,/ }; do
 			[[ " $(table_rows "$lab") " == *" $row "* ]] || echo "no row $row in $lab's table"
 		done ;;
@@ -457,7 +458,8 @@ ref_problem() {
 # citation_gaps FILE: "<file> <entry>: <problem>" for each entry with no
 # citation and each citation naming nothing.
 citation_gaps() {
-	local name text kind ref p n
+	local name text kind ref p n _labs
+	_labs=$'\n'$(make -s -C "$TOP" --no-print-directory labs)$'\n'    # read once, not once per citation
 	while IFS=$'\t' read -r name text; do
 		n=0
 		while IFS=$'\t' read -r kind ref; do
