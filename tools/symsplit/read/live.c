@@ -71,8 +71,9 @@ static const struct mapping *mapping_at(const struct live *lv, uint64_t a)
 
 /* The file behind a mapping, as the process sees it: replaced on disk, the
  * mapped one (map_files); the name the process opened (l_name; the
- * executable's is "") inside its own root; maps' paths are written from the
- * reader's root, and a container's mounts may not be reachable from ours. */
+ * executable's is "") inside its own root, resolved there (open_input:
+ * "/proc/PID/root/NAME" never leads out of it); maps' paths are written from
+ * the reader's root, and a container's mounts may not be reachable from ours. */
 static char *file_of(const struct live *lv, const struct mapping *m, const char *name)
 {
     if (m->deleted || (*name && *name != '/'))
@@ -189,6 +190,13 @@ static void read_global(struct live *lv)
     lv->nglobal = nl;
 }
 
+/* Are a and b two files (both there, another device or inode)? */
+static int other_file(const char *a, const char *b)
+{
+    struct stat x, y;
+    return stat(a, &x) == 0 && stat(b, &y) == 0 && (x.st_dev != y.st_dev || x.st_ino != y.st_ino);
+}
+
 struct live *live_open(const char *pid, char **err)
 {
     struct live *lv = xcalloc(1, sizeof *lv);
@@ -201,10 +209,13 @@ struct live *live_open(const char *pid, char **err)
                          strerror(errno));
         goto fail;
     }
-    /* another root (chroot, container): its files, not ours */
-    struct stat a, b;
+    /* another root (chroot, container) or another mount namespace (the
+     * same path, another file): its files, not ours, each resolved inside
+     * its root (open_input: a name it wrote cannot lead out of it) */
     p = xasprintf("/proc/%s/root", pid);
-    lv->root = stat(p, &a) == 0 && stat("/", &b) == 0 && (a.st_dev != b.st_dev || a.st_ino != b.st_ino) ? p : (free(p), xstrdup(""));
+    char *ns = xasprintf("/proc/%s/ns/mnt", pid);
+    lv->root = other_file(p, "/") || other_file(ns, "/proc/self/ns/mnt") ? p : (free(p), xstrdup(""));
+    free(ns);
     if (read_maps(lv, err)) goto fail;
     uint64_t dbg = find_r_debug(lv, err);
     if (!dbg) goto fail;

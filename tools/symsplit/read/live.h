@@ -32,7 +32,7 @@ struct lobj {                /* one link-map entry */
 struct live {
     char *pid;
     int fd;                  /* /proc/PID/mem */
-    char *root;              /* "/proc/PID/root" when the process has another root, else "" */
+    char *root;              /* "/proc/PID/root" when the process has another root or mount namespace, else "" */
     struct mapping *maps; int nmaps;
     struct lobj *o; int n;
     int nns;
