@@ -250,3 +250,19 @@ rows_of() { sed -E 's/ \[observed: [^]]*\]$/ [observed]/' <<<"$1"; }
     refute_line --partial SPLIT
     [[ $stderr == *"its files are read through /proc/$LIVE_PID/root"* ]]
 }
+
+@test "symsplit --pid: a loader deleted since it started, under another name (PT_INTERP elsewhere), is still the loader: no false NOLOAD" {
+    bats_require_minimum_version 1.5.0
+    [ "$(id -u)" = 0 ] || skip "a deleted file is read through /proc/PID/map_files, which needs root"
+    ld=$(readlink -f /lib64/ld-linux-x86-64.so.2)
+    [ -e "$ld" ] || skip "not an x86-64 glibc host"
+    t=$BATS_TEST_TMPDIR src=$TOP/tools/symsplit/dev/fixtures
+    cp "$ld" "$t/loader.so"
+    ${CC:-gcc} -O1 -I"$src" -o "$t/app" "$src/dlorder.c" -Wl,--dynamic-linker="$t/loader.so"
+    live_start "$t/app" "$FX/timeline/plugin.so"
+    rm "$t/loader.so"                                         # libc's NEEDED ld-linux-x86-64.so.2 is this object
+    ss_live
+    [ "$LIVE_STATUS" -eq 0 ]
+    assert_success
+    refute_line --partial NOLOAD
+}

@@ -106,8 +106,9 @@ static uint64_t ldso_symbol(const struct live *lv, const char *name, char **why)
         base = m->lo;
     }
     if (!m) { *why = xstrdup("no AT_BASE mapping (no ld.so: a static executable?)"); return 0; }
-    /* maps' path is ours to open only when the process shares our root */
-    char *f = *lv->root ? file_of(lv, &(struct mapping){ m->lo, m->hi, m->path, 1 }, "") : xstrdup(m->path), *err = NULL;
+    /* maps' path is ours to open only when the process shares our root
+     * and the file is still there (deleted: the mapped one, map_files) */
+    char *f = *lv->root || m->deleted ? file_of(lv, &(struct mapping){ m->lo, m->hi, m->path, 1 }, "") : xstrdup(m->path), *err = NULL;
     int wrong_arch;
     /* parsed here and let go: the image (image_live.c) loads it through the cache */
     struct module *ld = module_open(f, 0, &err, &wrong_arch);
@@ -153,10 +154,33 @@ static int walk_chain(struct live *lv, uint64_t lm, int ns, int *cap)
         struct link_map l;   /* the public head: l_addr, l_name, l_ld, l_next, l_prev */
         if (live_read(lv, lm, &l, sizeof l)) return -1;
         GROW(lv->o, lv->n, *cap);
-        lv->o[lv->n++] = (struct lobj){ lm, l.l_addr, (uint64_t)l.l_ld, rd_str(lv, (uint64_t)l.l_name), ns, NULL, NULL, -1, 0, 0 };
+        lv->o[lv->n++] = (struct lobj){ lm, l.l_addr, (uint64_t)l.l_ld, rd_str(lv, (uint64_t)l.l_name), ns, NULL, NULL, -1, 0, 0, NULL };
         lm = (uint64_t)l.l_next;
     }
     return lm ? -1 : 0;
+}
+
+/* DT_SONAME from the object's dynamic section in memory: the name ld.so
+ * matches a NEEDED against (libc's NEEDED ld-linux-x86-64.so.2 is the
+ * loader whatever its file is called: a PT_INTERP elsewhere, a deleted
+ * file).  ld.so has relocated DT_STRTAB in place; where it has not (a
+ * read-only dynamic section), the value is still an offset from l_addr. */
+static char *soname_of(const struct live *lv, const struct lobj *o)
+{
+    uint64_t strtab = 0, off = 0;
+    int have = 0;
+    for (int i = 0; o->ld && i < 4096; i++) {
+        ElfW(Dyn) d;
+        if (live_read(lv, o->ld + i * sizeof d, &d, sizeof d) || d.d_tag == DT_NULL) break;
+        if (d.d_tag == DT_STRTAB) strtab = d.d_un.d_ptr;
+        if (d.d_tag == DT_SONAME) { off = d.d_un.d_val; have = 1; }
+    }
+    if (!have || !strtab) return NULL;
+    if (strtab < o->addr) strtab += o->addr;
+    char *s = rd_str(lv, strtab + off);
+    if (*s) return s;
+    free(s);
+    return NULL;
 }
 
 static int obj_at(const struct live *lv, uint64_t lm)
@@ -240,6 +264,7 @@ struct live *live_open(const char *pid, char **err)
         struct lobj *o = &lv->o[i];
         /* the executable's l_name is ""; the vDSO's dynamic section is in no file */
         if ((o->map = mapping_at(lv, o->ld))) o->file = file_of(lv, o->map, o->name);
+        if (o->map) o->soname = soname_of(lv, o);
     }
     read_global(lv);
     return lv;

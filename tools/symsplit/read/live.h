@@ -28,6 +28,7 @@ struct lobj {                /* one link-map entry */
     char *file;              /* where symsplit reads it */
     int idx;                 /* image index, -1 none */
     uint64_t lo, hi;         /* its PT_LOAD span in the process */
+    char *soname;            /* its DT_SONAME as loaded, or NULL */
 };
 struct live {
     char *pid;
