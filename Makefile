@@ -45,6 +45,12 @@ export PYTHONDONTWRITEBYTECODE := 1
 # makes). A source tree whose path has white space is refused likewise.
 B ?= build
 comma := ,
+space := $(subst ,, )
+hash := \#
+define newline
+
+
+endef
 SCRIPTS := scripts
 # shq: quote a make value for a single-quoted shell word.
 shq = '$(subst ','\'',$1)'
@@ -53,6 +59,11 @@ shq = '$(subst ','\'',$1)'
 path_find = $(firstword $(wildcard $(addsuffix /$1,$(subst :, ,$(PATH)))))
 ifneq ($(words $(CURDIR)),1)
 $(error the source tree's path has white space ('$(CURDIR)'); make cannot quote it: move the tree)
+endif
+# Every path here is relative to the tree: make -f <tree>/Makefile from
+# another directory is one line naming the make -C that works.
+ifneq ($(realpath $(dir $(lastword $(MAKEFILE_LIST)))),$(CURDIR))
+$(error make -f reads this tree's files relative to the working directory, $(CURDIR): run make -C $(realpath $(dir $(lastword $(MAKEFILE_LIST)))) instead)
 endif
 ifeq ($(strip $(B)),)
 $(error B is empty: name a build directory, e.g. B=build)
@@ -100,8 +111,8 @@ CC ?= gcc
 ifeq ($(origin CC),default)
 CC := gcc
 endif
-# LD names the linker for -fuse-ld: bfd, gold or lld (ld, ld.bfd, ld.gold
-# and ld.lld are understood too; make's own default "ld" means bfd).
+# LD names the linker for -fuse-ld, as the toolchains table does (bfd, lld;
+# ld.bfd, ld.lld ... are understood too; make's own default "ld" means bfd).
 ifeq ($(origin LD),default)
 LD := bfd
 endif
@@ -121,7 +132,7 @@ Q := $(if $(filter 1,$(V)),,@)
 # PATH, but for the directory bats puts first in its tests' PATH (its own
 # libexec/bats-core: no toolchain there).
 tc_key := $(CC)|$(LD)|$(RUN)|$(filter-out %/bats-core,$(subst :, ,$(PATH)))
-NO_CC_GOALS := help clean distclean deps labs check-fresh $(if $(filter command line environment,$(origin CC)),,test)
+NO_CC_GOALS := help clean distclean deps deps-cross labs toolchains check-fresh $(if $(filter command line environment,$(origin CC)),,test)
 ifneq ($(filter-out $(NO_CC_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
 # One call (scripts/toolchain --make): the check, then RUN and the binutils.
 # TOOLCHAIN_READ=<its words>: a caller that has read them for this CC and LD
@@ -284,9 +295,17 @@ FIXED_ROWS :=
 EVIDENCE_TARGETS :=
 # what a lab downloads into the build directory, kept by make clean
 DOWNLOAD_CACHES :=
-# a|b: the first of these the release has (scripts/deps); gold is its own
-# package from Debian 13 on.
-DEPS_PACKAGES := gcc binutils binutils-gold|binutils make bats bats-assert bats-support parallel clang lld ccache
+# The toolchains table (toolchains: a fact a line, comments "#"), read by
+# make itself, no process: its lines as words, blanks as $(us).
+tc_table_lines := $(subst $(us)$(us),$(us),$(subst $(us)$(us),$(us),$(subst $(space),$(us),$(file <toolchains))))
+tc_table_lines := $(filter-out $(hash)%,$(subst $(newline), ,$(tc_table_lines)))
+# Its columns, in their order, its linkers, and a linker's package.
+TC_COLUMNS := $(patsubst column$(us)%,%,$(filter column$(us)%,$(tc_table_lines)))
+TC_LINKERS := $(foreach l,$(filter linker$(us)%,$(tc_table_lines)),$(word 2,$(subst $(us), ,$l)))
+tc_package = $(word 3,$(subst $(us), ,$(filter linker$(us)$1$(us)%,$(tc_table_lines))))
+# a|b: the first of these the release has (scripts/deps).
+DEPS_PACKAGES := gcc binutils make bats bats-assert bats-support parallel clang ccache
+DEPS_PACKAGES += $(sort $(foreach t,$(TC_COLUMNS),$(call tc_package,$(lastword $(subst :, ,$t)))))
 # git: test/frame.bats keeps its copy of the tree as a repository, to ask
 # which files a change touched (a tree unpacked from an archive has no git).
 DEPS_PACKAGES += git
@@ -445,12 +464,11 @@ bless: $(call entries_prereqs,$(CHECK_ENTRIES))
 # with the expect cells. A cross compiler's column (aarch64-linux-gnu-gcc:bfd)
 # runs its programs under RUN; a lab that sets LAB.native-only to a reason is
 # left out of such a column with that reason, or only its rows listed in
-# LAB.native-only-rows are. Listed so that the first two jobs use different
-# compilers: the later toolchains then find their compiles in ccache. The
-# aarch64 column is asked for by name (TOOLCHAINS="... aarch64-linux-gnu-gcc:bfd",
-# README.md): make deps does not install the cross tools, and check-upgrade
-# passes this list to a root that lacks them.
-TOOLCHAINS ?= gcc:bfd clang:lld gcc:gold clang:bfd gcc:lld
+# LAB.native-only-rows are. The columns are the toolchains table's
+# (toolchains, in its order; make toolchains lists them); the aarch64 column
+# is asked for by name (TOOLCHAINS="... aarch64-linux-gnu-gcc:bfd"): make
+# deps does not install the cross tools (make deps-cross does).
+TOOLCHAINS ?= $(TC_COLUMNS)
 tc_targets = $(foreach t,$1,tc-facts/$(subst :,+,$t))
 # The toolchain this make was started with builds where the labs always do,
 # $(B), so the check shares its work with `make matrix` and `make test`.
@@ -530,6 +548,13 @@ exercises: $(call entries_prereqs,$(CHECK_ENTRIES))
 
 deps:
 	$(Q)$(SCRIPTS)/deps $(foreach p,$(sort $(DEPS_PACKAGES)),'$p') $(DEPS_COMMANDS)
+# make deps-cross: the aarch64 column's tools, asked for by name (make deps
+# leaves them out): the cross compiler and binutils, the target's C library,
+# and the static user-mode emulator that runs its programs. scripts/deps, as
+# for make deps: as root one announced install; as a user the apt line.
+CROSS_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static
+deps-cross:
+	$(Q)$(SCRIPTS)/deps --for 'the aarch64 column (TOOLCHAINS="... aarch64-linux-gnu-gcc:bfd")' $(CROSS_PACKAGES)
 
 # make test: install what is missing, build everything the tests use in
 # parallel, then run every bats file and close with one counted line. The
@@ -582,14 +607,16 @@ help:
 	@echo "  first: make matrix, then make test (as root on a bare Debian each installs what it needs;"
 	@echo "         as a user, root runs make deps first: every Debian package the suite uses)"
 	@echo "  make deps         install every Debian package the suite uses (root; a user gets the apt-get line to run as root)"
+	@echo "  make deps-cross   the same for the aarch64 column's cross compiler, C library and qemu (not in make deps)"
 	@printf '%s\n' $(HELP_LINES)
 	@echo "  make evidence     every lab's rows with the facts that explain them"
 	@echo "  make check [LAB=<lab>] [ROW=<id>]  every row's (or ROW's) derived verdict and counts against its table's expect cell"
 	@echo "  make fixed [ROW=<id>]   the fix ladder and every lab's fix rows, each against its own expect cell"
 	@echo "  make bless [LAB=<lab>]  rerun, show the golden's diff, rewrite expected/<lab>.txt (refused if a row breaks its expect cell)"
 	@echo "  make labs         the labs, one a line"
+	@echo "  make toolchains   the toolchain columns (the toolchains table) and which are installed here"
 	@echo "  make test         install missing Debian packages (make deps), run all bats tests; as a user the root-only ones skip, named"
-	@echo "  make check-toolchains   every lab under each toolchain (TOOLCHAINS=\"gcc:bfd clang:lld ...\")"
+	@echo "  make check-toolchains   every lab under each toolchain column (make toolchains; TOOLCHAINS=\"gcc:bfd clang:lld ...\")"
 	@echo "  make baseline OUT=f     record this toolchain's verdicts and evidence facts"
 	@echo "  make compare BASELINE=f rerun and print only what changed (exit 1 if anything)"
 	@echo "  make diagrams [LAB=<lab>] [ROW=<id>]  each row's modules, copies and bindings as SVG in $(B)/diagrams/"
@@ -598,14 +625,18 @@ help:
 	@echo "  make clean        remove what the suite built in $(B)/ but its download caches; make distclean those too"
 	@echo "  every lab: ROW=<id> one row, EVIDENCE=1 the facts under each row, make evidence-<lab>"
 	@echo "             (ROW= is taken by make <lab>, evidence-<lab>, check, fixed, diagrams; any other goal refuses it)"
-	@echo "  variables: CC=gcc|clang|aarch64-linux-gnu-gcc  LD=bfd|gold|lld  V=1 (show commands)  B=<build dir>  JOBS=<n> (default: all cores)"
+	@echo "  variables: CC=gcc|clang|aarch64-linux-gnu-gcc  LD=$(subst $(space),|,$(TC_LINKERS))  V=1 (show commands)  B=<build dir>  JOBS=<n> (default: all cores)"
 	@echo "             RUN=<prefix> for every program a lab starts (a cross CC: its qemu-<arch>-static)"
 
 # make labs: the labs, one a line (the tests iterate over them).
 labs:
 	@printf '%s\n' $(LABS)
+# make toolchains: the columns of make check-toolchains (TOOLCHAINS, by
+# default the toolchains table's) and whether each is installed here.
+toolchains:
+	$(Q)$(SCRIPTS)/toolchain-list installed $(TOOLCHAINS)
 
-.PHONY: evidence deps test bench clean distclean help labs
+.PHONY: evidence deps deps-cross test bench clean distclean help labs toolchains
 
 # make check-upgrade SUITE=<debian suite>: what upgrading this machine to
 # that release changes (scripts/check-upgrade; root only). Its root is kept
@@ -634,16 +665,25 @@ HELP_LINES += "  make check-fresh [SUITE=bookworm]   the README's two commands o
 # run refused while they are read (a bad CC, an unknown ROW) makes nothing.
 # The makes a run starts (tests, toolchain columns, make bless) share it:
 # SPLIT_STATE_LAB_LOCK names it.
-LOCK_FREE_GOALS := help labs deps
+LOCK_FREE_GOALS := help labs toolchains deps deps-cross
 ifeq ($(DRY_RUN),)
 ifneq ($(filter-out $(LOCK_FREE_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
 ifeq ($(if $(SPLIT_STATE_LAB_LOCK),$(filter $(SPLIT_STATE_LAB_LOCK) $(SPLIT_STATE_LAB_LOCK)/%,$(B_ABS))),)
-lock_said := $(shell $(SCRIPTS)/build-dir lock $(call shq,$(B_ABS)) "$$PPID" $(call shq,$(MAKECMDGOALS)) \
+lock_said := $(shell $(SCRIPTS)/build-dir lock $(call shq,$(B_ABS)) $(call shq,$(CURDIR)) "$$PPID" $(call shq,$(MAKE_RESTARTS)) $(call shq,$(MAKECMDGOALS)) \
 	$(if $(filter-out clean distclean,$(MAKECMDGOALS)),create) 2>&1)
 ifneq ($(.SHELLSTATUS),0)
 $(error $(lock_said))
 endif
 export SPLIT_STATE_LAB_LOCK := $(B_ABS)
+else ifneq ($(filter $(SPLIT_STATE_LAB_LOCK)/%,$(B_ABS)),)
+# A build directory inside the run's own (a toolchain column's, make bench's)
+# is marked when made: a marker counts only in the directory itself.
+ifneq ($(filter-out clean distclean,$(MAKECMDGOALS)),)
+mark_said := $(shell $(SCRIPTS)/build-dir mark $(call shq,$(B_ABS)) 2>&1)
+ifneq ($(.SHELLSTATUS),0)
+$(error $(mark_said))
+endif
+endif
 endif
 endif
 endif

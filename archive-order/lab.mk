@@ -33,6 +33,11 @@ ao_stack.default :=
 ao_stack.hidden  := -fvisibility=hidden
 ao_stack.vendor-weak :=
 ao_stack.vendor-weak.vendor := -DVX_OPEN_WEAK
+ao_stack.bundled-weak :=
+ao_stack.bundled-weak.bundled := -DVX_OPEN_WEAK
+ao_stack.both-weak :=
+ao_stack.both-weak.vendor := -DVX_OPEN_WEAK
+ao_stack.both-weak.bundled := -DVX_OPEN_WEAK
 # objcopy: which archives are rewritten after ar, and with what.
 ao_objcopy_on.localize-b          := verbs_bundled
 ao_objcopy_do.localize-b          := --localize-symbol=vx_open_device
@@ -59,9 +64,11 @@ ao_link = $(CC) $(LDFLAG_FUSE) $(BASE_CFLAGS) $(EXE_PIE_CFLAGS) $(EXE_PIE_LDFLAG
 	-L$(AO)/$1 $(ao_order.$(archive-order.$1.order)) $(LINK_NOW)
 # The linker's own record of every row: which file defined and which
 # referenced each of these names (bfd writes it on stderr, gold and lld on
-# stdout), and the map with its cross-reference table.
+# stdout), and the map (scripts/diagram-link reads its members and
+# addresses). No --cref: nothing reads the cross-reference table, and mold
+# refuses the option ("unknown command line option"), so no row would link.
 AO_TRACE := vx_open_device bundled_vx_open_device vx_abi_vendor vx_abi_bundled
-ao_record = $(foreach s,$(AO_TRACE),-Wl,--trace-symbol=$s) -Wl,-Map=$(AO)/$1/link.map -Wl,--cref
+ao_record = $(foreach s,$(AO_TRACE),-Wl,--trace-symbol=$s) -Wl,-Map=$(AO)/$1/link.map
 NM      ?= nm
 OBJCOPY ?= objcopy
 
@@ -105,7 +112,7 @@ $(foreach a,$(AO_ARCHIVES),$(eval $(call ao_archive_rule,$a)))
 ao_check = $(if $(filter $2,$3),,$(error $(AO_TABLE): row $1: unknown $4 '$2' (known: $3)))
 ao_check_row = $(call ao_check,$1,$(archive-order.$1.layout),split one vendored,layout)$(strip \
 	)$(call ao_check,$1,$(archive-order.$1.order),$(sort $(patsubst ao_order.%,%,$(filter ao_order.%,$(.VARIABLES)))),order)$(strip \
-	)$(call ao_check,$1,$(archive-order.$1.stack),default hidden vendor-weak,stack)$(strip \
+	)$(call ao_check,$1,$(archive-order.$1.stack),$(sort $(patsubst ao_stack.%,%,$(filter-out ao_stack.%.vendor ao_stack.%.bundled,$(filter ao_stack.%,$(.VARIABLES))))),stack)$(strip \
 	)$(if $(archive-order.$1.objcopy),$(call ao_check,$1,$(archive-order.$1.objcopy),$(sort $(patsubst ao_objcopy_on.%,%,$(filter ao_objcopy_on.%,$(.VARIABLES)))),objcopy))
 
 # Per row: each archive's members, and the link's inputs.
@@ -128,9 +135,9 @@ archive-order.diagram-ld-debug :=
 # The linker's trace lines, nm of the row's archives, and the link-time check
 # on the row's own link line (it exits 1 when it flags: a finding, not a
 # failure), read from the row's link record when that traced every name it
-# needs (--log), not linked again.
+# needs (--log, --map), not linked again.
 archive-order.evidence = $(AO_SRC)/link-facts $(AO)/$1 '$(AO_TRACE)' $(foreach a,$(call ao_archives,$1),$(AO)/$1/lib$a.a); \
-	{ TMPDIR=$(AO)/$1 $(AO_SRC)/archive-clash --log $(AO)/$1/link.log '$(AO_TRACE)' $(call ao_link,$1) || [ $$? = 1 ]; } | sed 's/^/  | archive-clash /'
+	{ TMPDIR=$(AO)/$1 $(AO_SRC)/archive-clash --log $(AO)/$1/link.log '$(AO_TRACE)' --map $(AO)/$1/link.map $(call ao_link,$1) || [ $$? = 1 ]; } | sed 's/^/  | archive-clash /'
 
 # make archive-order [ROW=<id>] [EVIDENCE=1], make evidence-archive-order
 $(eval $(call lab_entry,archive-order,ROW,$(AO)/%/app))

@@ -1,4 +1,5 @@
-# realworld/: the corpus symsplit is measured against (issue 23, item 5).
+# realworld/: the corpus symsplit is measured against: real processes built
+# only from Debian and npm packages, nobody tuned it to.
 # Real processes built only from Debian and npm packages, each run once and
 # its truth derived from its own record (realworld/truth); symsplit run on
 # each in every input mode; the agreement table printed. See

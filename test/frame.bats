@@ -52,6 +52,16 @@ cmake() { make -s -C "$COPY" --no-print-directory B="$COPY/build" "$@"; }
 	cmp -s "$COPY/expected/matrix.txt" "$BATS_TEST_TMPDIR/before" || fail "bless wrote the golden"
 }
 
+@test "an expect cell with words after its verdict and counts fails make check, naming the row" {
+	r=$(rows_expecting matrix SPLIT | head -n 1)
+	cell=$(cd "$COPY" && TOP=$COPY table_cell matrix "$r" expect)
+	sed -i "s/^\\($r *|[^|]*| *\\)$cell /\\1$cell and-more /" "$COPY/matrix/rows"
+	[ "$(cd "$COPY" && TOP=$COPY table_cell matrix "$r" expect)" = "$cell and-more" ] || fail "the edit did not take"
+	run cmake check LAB=matrix ROW="$r"
+	assert_failure
+	assert_line "check: row matrix:$r broke its expectation: its expect cell has words after the verdict and counts (\"$cell and-more\"): a cell is \"<verdict> [<who>:<n>,...]\""
+}
+
 @test "a header included from another directory reaches the toolchain check (ccache)" {
 	command -v ccache >/dev/null || skip "ccache is not installed (make test installs it)"
 	run cmake baseline LAB=fixes TOOLCHAINS=gcc:lld OUT="$BATS_TEST_TMPDIR/base"
@@ -121,8 +131,8 @@ logging_path() {
 	assert_output ''
 }
 
-# The reproductions of issue 24: each one line, exit 2, nothing deleted or
-# written (the source tree, a scratch HOME).
+# Build directories the suite once took and must refuse: each one line,
+# exit 2, nothing deleted or written (the source tree, a scratch HOME).
 @test "B is resolved before it is guarded: a link to the tree, /proc/self/cwd, ~, \$HOME, a lab's directory are refused" {
 	home="$BATS_TEST_TMPDIR/home"; mkdir -p "$home/check" && echo mine > "$home/check/file"
 	ln -s . "$COPY/selflink"
@@ -191,7 +201,7 @@ logging_path() {
 	make -s -C "$COPY" --no-print-directory B="$b" matrix ROW="$r" RUN="$BATS_TEST_TMPDIR/slow" > "$BATS_TEST_TMPDIR/first" 2>&1 3>&- &
 	first=$!
 	for i in $(seq 50); do grep -qs '^pid' "$b/.lock" && break; sleep 0.1; done
-	# (issue 24: two check-toolchains, two make test; a clean under a build)
+	# (the races seen: two check-toolchains, two make test; a clean under a build)
 	for goal in "matrix ROW=$r" check-toolchains test clean; do
 		run make -s -C "$COPY" --no-print-directory B="$b" $goal
 		assert_equal "$status" 2

@@ -63,6 +63,16 @@ E() { evidence_out; }
 	done
 }
 
+@test "link-error rows: no program; the linker's own line names the table the executable cannot reach without a COPY" {
+	rows=$(rows_expecting matrix link-error)
+	[ -n "$rows" ] || fail "matrix/rows expects no link-error row"
+	for r in $rows; do
+		[ ! -e "$BUILD/matrix/$r/app" ] || fail "$r: an app was linked"
+		row "$(M)" "$r" | grep -qE '^\[ld\] .*(relocation|symbol).*vx_table' || fail "$r: no linker line names vx_table"
+		assert_equal "$r $(fact "$(M)" "$r" verdict)" "$r link-error"
+	done
+}
+
 @test "copy identity: B writes copy SHARED and reads copy STATIC; A writes copy STATIC" {
 	row "$(M)" B | grep -q '^\[register -> copy=SHARED ' || fail "B: register not in SHARED"
 	row "$(M)" B | grep -q '^\[get_list <- copy=STATIC ' || fail "B: get_list not in STATIC"
@@ -139,6 +149,18 @@ E() { evidence_out; }
 	refute_line --partial "normal symbol \`vx_register_device'"
 	assert_line --partial 'libverbs_shared.so: own-export relocations=JUMP_SLOT:0 GLOB_DAT:0'
 	assert_line --partial "LD_DEBUG: binding file libcollective.so [0] to app [0]: normal symbol \`vx_get_device_list'"
+}
+
+# references_sym FILE NAME: FILE's .dynsym has NAME undefined (an import).
+references_sym() { "$TOP/scripts/dynamic" "$1" | awk -F'\t' -v n="$2" '$2 == "sym" && $3 == n && $8 == "UND" { f = 1 } END { exit !f }'; }
+
+@test "exports: row A's executable exports vx_register_device, which no shared library references and libverbs_shared.so defines" {
+	d=$(rowdir A)
+	defines_sym "$d/app" vx_register_device || fail "app does not export vx_register_device"
+	defines_sym "$d/libverbs_shared.so" vx_register_device || fail "libverbs_shared.so does not define it"
+	for so in "$d"/*.so; do
+		! references_sym "$so" vx_register_device || fail "${so##*/} references it: the row no longer shows a definition alone exporting it"
+	done
 }
 
 @test "evidence C: the .so's vx_ functions are PROTECTED in .dynsym" {

@@ -25,7 +25,9 @@ void strmap_put(struct strmap *m, const char *key, void *val); /* key copied */
 /* ---- input.c: every file read goes through these (regular files only) ---- */
 struct stat;
 int open_input(const char *path, struct stat *st, char **err);    /* fd, or -1 with *err */
+int stat_input(const char *path, struct stat *st);   /* stat(2) of the file open_input would open */
 void *map_input(const char *path, struct stat *st, char **err);   /* private writable map, or NULL */
+void unmap_input(void *map, size_t size);   /* what map_input mapped */
 const char *file_kind(mode_t mode);   /* "is a FIFO, not a regular file"... */
 
 /* ---- output.c: --json-out FILE (checked, written aside, renamed) and stdout ---- */
@@ -155,6 +157,7 @@ struct lmod {
     int ns_scope;            /* dlmopen (--pid, --trace): 1 + the local searchlist that is its
                               * namespace's global scope (its first object's); 0: the main namespace */
     int ns;                  /* its link-map namespace as the loader numbers it: 0 the main one */
+    char *label;             /* labels.c: the path suffix that tells it apart, NULL when its name does */
 };
 struct searchlist { int *idx, *join; int n, cap; };   /* join: step it joined the global scope */
 void searchlist_push(struct searchlist *s, int idx, int join);   /* append, growing the list */
@@ -167,12 +170,17 @@ struct image {
     struct missing { const char *name; int req; } *missing; int nmissing;   /* NEEDED found by no search rule */
     const struct dlsyms *dlsyms;      /* what the host looks up on a handle; NULL: not given */
     const struct observed *obs;       /* what the process did (observed.c); NULL: files only */
+    const struct trace *ran;          /* --trace: how the process ended (status, its last line); NULL otherwise */
 };
 struct dlopen_req { const char *path; enum scopekind kind; int deepbind, lazy; const char *by; int assumed; int ns; };   /* by: the caller, NULL the executable; assumed: flags not known (a maps file), RTLD_LOCAL modelled; ns: 0 a dlopen, k a dlmopen into the loader's namespace k (--trace) */
 /* Builds the image.  Returns 0, or -1 with *err set (malformed file, cycle...). */
 int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, int ndl, char **err);
 int image_dlopen(struct image *im, const struct dlopen_req *r, char **err);   /* one more dlopen, after the rest */
 void image_free(struct image *im);
+/* labels.c: what rows call module i: its name, or the shortest path suffix
+ * that tells it from another module of the same name (image_labels sets them) */
+void image_labels(struct image *im);
+const char *image_label(const struct image *im, int i);
 int image_promote(struct image *im, int k);   /* dlopen k becomes RTLD_GLOBAL at its step; returns the undo mark */
 void image_demote(struct image *im, int mark);
 int image_in_global(const struct image *im, int idx);
@@ -244,6 +252,7 @@ struct dlopen_req dlopen_as_given(const char *path, const char *name, const stru
 /* ---- trace.c: --trace -- CMD: the one mode that runs something ---- */
 struct trace {
     char *exe; int status;            /* what ran; waitpid's status */
+    char *said;                       /* the last line CMD's process tree printed (stdout or stderr), NULL none */
     struct observed obs;              /* every binding the loader made in CMD's process */
     struct dlopen_req *roots; int nroots;   /* what it dlopened (and dlmopened: ns), in order; kind: "add ... to global scope" */
     char **failed; int nfailed;       /* dlopen attempts that loaded nothing (not modules) */

@@ -249,6 +249,7 @@ int main(int argc, char **argv)
             im.dlsyms = dlsyms;
             if (!lv) im.obs = live ? &live->obs : NULL;
             else live_describe(lv, &im, stderr);
+            image_labels(&im);   /* before any row names a module */
             if (im.mods[0].m->is_static)
                 fprintf(stderr, "symsplit: note: %s is statically linked: nothing is bound at run time\n", exes[e]);
             if (getenv("SYMSPLIT_DEBUG"))     /* the closure in load order, for checking against ldd */
@@ -260,19 +261,23 @@ int main(int argc, char **argv)
             check_loadable(&fs, &im);
             analyse_image(&fs, &im);
             /* library copies: asked for, or a process with plugins (the
-             * system sweep, one executable at a time, does not pay for it) */
-            if (copies || im.nlocals) find_copies(&fs, &im);
+             * system sweep, one executable at a time, does not pay for it),
+             * or one that died (its end is tied to the libraries loaded) */
+            im.ran = live;
+            if (copies || im.nlocals || (live && live->status)) find_copies(&fs, &im);
+            find_death(&fs, &im);
             policy_grade(pol, &im, &fs);
             report_print(r, &im, &fs);
             findings_clear(&fs);
             /* latent captures: each RTLD_LOCAL dlopen assumed RTLD_GLOBAL in turn,
              * a what-if the model answers alone (what ran bound otherwise) */
             im.obs = NULL;
+            im.ran = NULL;   /* what-ifs: the end belongs to what ran */
             for (int k = 0; k < im.nlocals; k++) {
                 /* another namespace cannot join this one's global scope (dlmopen refuses RTLD_GLOBAL) */
                 if (image_in_global(&im, im.roots[k]) || im.mods[im.roots[k]].ns_scope) continue;
                 int mark = image_promote(&im, k);
-                fs.promoted = module_name(im.mods[im.roots[k]].m);
+                fs.promoted = image_label(&im, im.roots[k]);
                 analyse_image(&fs, &im);
                 policy_grade(pol, &im, &fs);
                 report_print(r, &im, &fs);
