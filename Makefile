@@ -31,6 +31,11 @@ endif
 # caller's PATH holds, for every recipe and every test.
 export PATH := $(PATH)$(if $(filter /usr/sbin,$(subst :, ,$(PATH))),,:/usr/sbin)$(if $(filter /sbin,$(subst :, ,$(PATH))),,:/sbin)
 
+# No interpreter writes into the source tree: Python would leave a
+# __pycache__ beside each module a recipe or a test imports (survey/,
+# realworld/). Exported for every recipe and every test.
+export PYTHONDONTWRITEBYTECODE := 1
+
 # The build directory: everything the suite writes goes below it. Refused,
 # before anything runs: empty, with white space (make cannot quote a path
 # in a rule), and, resolved by realpath (symlinks, /proc/self/cwd, "..")
@@ -645,13 +650,14 @@ HELP_LINES += "  make check-upgrade SUITE=trixie [FULL=1]   what upgrading to th
 # make check-fresh [SUITE=<suite>]: what a newcomer sees on a fresh Debian
 # root of that release (default: this machine's): the committed tree in
 # /root/src, make matrix then make test as root; then, after root's make
-# deps, the same two as an unprivileged user with the tree in its home. In
+# deps, the same two as an unprivileged user with the tree in its home;
+# then as root in a plain chroot, / no mount point (CHECK_FRESH_PASSES). In
 # an overlay over a pristine root kept in UPGRADE_CACHE (scripts/check-fresh;
 # root only): what a new machine lacks, a green make test here cannot show.
 check-fresh:
 	$(Q)$(SCRIPTS)/check-fresh $(call shq,$(SUITE)) $(call shq,$(B))
 .PHONY: check-fresh
-HELP_LINES += "  make check-fresh [SUITE=bookworm]   the README's two commands on a fresh Debian root, as root in /root/src and as a user (root)"
+HELP_LINES += "  make check-fresh [SUITE=bookworm]   the README's two commands on a fresh Debian root, as root in /root/src, as a user, and in a plain chroot (root)"
 
 # One run per build directory: every goal but these takes the build
 # directory's lock (scripts/build-dir: held until this make ends; a second

@@ -293,6 +293,16 @@ logging_path() {
 	assert_equal "$(grep -c "^realpath -m -- $BATS_TEST_TMPDIR/b\$" "$log")" 1
 }
 
+@test "python started by make (a recipe, or a test make test runs) writes no bytecode beside the modules it imports" {
+	d="$BATS_TEST_TMPDIR/py"; mkdir -p "$d" && echo 'x = 1' > "$d/m.py"
+	run env -u PYTHONDONTWRITEBYTECODE make -s -C "$COPY" --no-print-directory B="$BATS_TEST_TMPDIR/b" \
+		--eval "imports: ; @cd '$d' && python3 -c 'import m; print(m.x)'" imports
+	assert_success
+	assert_output 1
+	run ls -A "$d"
+	assert_output m.py
+}
+
 @test "a build directory handed down outside the run that locked it is resolved and guarded again" {
 	tree=$(cd "$COPY" && pwd -P); b="$BATS_TEST_TMPDIR/x"
 	run env -u SPLIT_STATE_LAB_LOCK SPLIT_STATE_LAB_B_FROM="$tree|$HOME|$b" SPLIT_STATE_LAB_B="$tree|$HOME|/" \

@@ -61,6 +61,22 @@ verdict() { printf '%b' "$1" | "$TOP/scripts/verdict"; }
 	assert_line --index 4 'verdict: SPLIT (written t@0x1 != read t@0x2)'
 }
 
+@test "verdict: a read captured into another copy while the copy its reader ships is used by nobody is PARTITION; with that copy in use, SPLIT" {
+	run verdict '== r: x\n[w -> copy=A t@0x1] n\n[rd <- copy=B t@0x2] n\npC sees 0 device(s) (ships copy=C)\n'
+	assert_line --index 4 'verdict: PARTITION (written t@0x1 != read t@0x2, read through copy=B, captured: copy=C, the copy its reader ships, is used by nobody)'
+	run verdict '== r: x\n[w -> copy=C t@0x1] n\n[rd <- copy=B t@0x2] n\npC sees 0 device(s) (ships copy=C)\n'
+	assert_line --index 4 'verdict: SPLIT (written t@0x1 != read t@0x2)'
+	run verdict '== r: x\n[w -> copy=A t@0x1] n\n[rd <- copy=C t@0x3] n\npD sees 0 device(s) (ships copy=C)\n[rd <- copy=B t@0x2] n\npC sees 0 device(s) (ships copy=C)\n'
+	assert_line --index 6 'verdict: SPLIT (written t@0x1 != read t@0x2)'
+}
+
+@test "verdict: a program run that printed its proof line and exited 0 after a loader line runs, and quotes the loader; without the proof line it is a loader-error" {
+	run verdict '== r: x\n$ ./app\n[app called f in libf.so] 1\n[loader: ERROR: ld.so: object x cannot be preloaded: ignored.]\n[exit 0]\n'
+	assert_line --index 5 'verdict: runs (1 run(s) called into their library and exited 0; the loader warned: ERROR: ld.so: object x cannot be preloaded: ignored.)'
+	run verdict '== r: x\n$ ./app\n[loader: ./app: error while loading shared libraries: libf.so: cannot open shared object file]\n[exit 127]\n'
+	assert_line --index 4 --partial 'verdict: loader-error ('
+}
+
 @test "verdict --must-run: fails in one line only when every row that could run failed to run" {
 	run bash -c "printf '== r1: x\n[run failed: exit 1]\n== r2: y\n[skipped: cannot run here]\n' | '$TOP/scripts/verdict' --must-run > /dev/null"
 	assert_failure

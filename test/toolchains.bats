@@ -211,6 +211,9 @@ changed: gcc:bfd rxe:capture | rxe-lab symtab: rdmacore<ver>_x_34
 	run "$TOP/scripts/check-fresh" '../etc' "$BATS_TEST_TMPDIR/b"
 	assert_failure 2
 	assert_output "check-fresh: SUITE '../etc' is not a Debian suite name"
+	CHECK_FRESH_PASSES="root jail" run "$TOP/scripts/check-fresh" bookworm "$BATS_TEST_TMPDIR/b"
+	assert_failure 2
+	assert_output "check-fresh: CHECK_FRESH_PASSES: unknown pass 'jail' (known: root user chroot)"
 	[ ! -e "$BATS_TEST_TMPDIR/b" ] || fail "a refused check wrote its build directory"
 }
 
