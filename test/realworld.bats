@@ -133,6 +133,51 @@ print(" ".join(str("GLIBC_2.2.5" in o.defs[p]) for p in sys.argv[2:]), "crypt" i
 	assert_line --partial "SPLIT on names that did not cross: made_up_name"
 }
 
+# fake_cell CASE MODE STATUS JSON: a copy of a subset case whose MODE run
+# symsplit answered with STATUS and JSON (the truth stays the run's)
+fake_cell() {
+	local t="$BATS_TEST_TMPDIR/$1-$2"
+	cp -r "$RW/$1" "$t"
+	printf '%s\n' "$4" > "$t/sym-$2.json"
+	echo "$3" > "$t/sym-$2.status"
+	FAKE=$t
+}
+
+@test "realworld: agreement reads the exit status and the severity as a user does: a process that ran agrees only with exit 0 and no high row" {
+	local c
+	c=$(awk -F'|' '$5 ~ /yes/ && $6 ~ / ok *$/ { gsub(/ /, "", $1); print $1; exit }' "$TOP/realworld/cases")
+	[ -n "$c" ] || skip "no subset case whose process runs"
+	fake_cell "$c" files 0 "{\"findings\":[{\"verdict\":\"$(grep -o 'verdict: [A-Z]*' "$RW/$c/truth" | cut -d' ' -f2 | sed 's/none/INFO/')\",\"symbol\":\"x\",\"sev\":\"high\"}]}"
+	run "$TOP/realworld/agreement" "$FAKE"
+	assert_line --partial "the process ran, symsplit exit 0 with a high row"
+	fake_cell "$c" files 1 '{"findings":[]}'
+	run "$TOP/realworld/agreement" "$FAKE"
+	assert_line --partial "the process ran, symsplit exit 1"
+}
+
+@test "realworld: agreement: a process that died agrees only with exit 1, whatever the class" {
+	local c
+	c=$(awk -F'|' '$5 ~ /yes/ && $6 ~ /(crash|exit) *$/ { gsub(/ /, "", $1); print $1; exit }' "$TOP/realworld/cases")
+	[ -n "$c" ] || skip "no subset case whose process dies"
+	fake_cell "$c" files 0 '{"findings":[{"verdict":"COLLISION","symbol":"x","sev":"med"}]}'
+	run "$TOP/realworld/agreement" --cells "$FAKE"
+	assert_line "cell $(basename "$FAKE") files disagree COLLISION"
+	run "$TOP/realworld/agreement" "$FAKE"
+	assert_line --partial "the process died, symsplit exit 0"
+}
+
+@test "realworld: agreement: a --maps cell that disagrees where symsplit said the maps file holds no dlopen flags is counted apart, never as agreeing" {
+	local c
+	c=$(awk -F'|' '$5 ~ /yes/ && $6 ~ /(crash|exit) *$/ { gsub(/ /, "", $1); print $1; exit }' "$TOP/realworld/cases")
+	[ -n "$c" ] || skip "no subset case whose process dies"
+	fake_cell "$c" maps 0 '{"findings":[]}'
+	echo "symsplit: note: maps holds no dlopen flags: 2 dlopened module(s) of unknown flags modelled RTLD_LOCAL" > "$FAKE/sym-maps.err"
+	run "$TOP/realworld/agreement" --cells "$FAKE"
+	assert_line "cell $(basename "$FAKE") maps cannot none"
+	run "$TOP/realworld/agreement" "$FAKE"
+	assert_line --partial "the mode cannot know, said so"
+}
+
 @test "realworld: agreement prints one cell per case and mode" {
 	local c
 	run "$TOP/realworld/agreement" --cells $(for c in $(subset_cases); do echo "$RW/$c"; done)

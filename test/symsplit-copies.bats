@@ -22,35 +22,34 @@ BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-120}
     refute_output --partial 'nothing diverges'
 }
 
-@test "symsplit: two majors whose names meet with no reference crossed: COLLISION (exit 0, 1 with --strict), never COPY or INFO; the promotion that would cross is LATENT" {
+@test "symsplit: two majors whose unversioned names meet, one in the global scope, no reference crossed: COLLISION high by scope alone (exit 1), as a lookup by name there shows; never COPY or INFO; the promotion that would cross is LATENT" {
     d=$FX/namesakes
-    run timeout -k 2 10 "$d/app" "$d/libuse2.so" "$d/libuse1.so:global"
-    assert_success
+    run timeout -k 2 10 "$d/app" "$d/libuse2.so" "$d/libuse1.so:global" '?foo_size'
+    assert_success                                     # each user bound the major it was built for ...
+    assert_output libfoo.so.1                          # ... and a lookup by name finds libfoo.so.1's, whoever asks
     run ss --info --dlopen "$d/libuse2.so" --dlopen "$d/libuse1.so:global" "$d/app"
-    assert_success
-    assert_line --regexp "^COLLISION +med +libfoo.so.2\\+libfoo.so.1 +.*different libraries.*the global scope finds libfoo.so.1 first; no reference crossed"
+    assert_failure 1
+    assert_line --regexp "^COLLISION +high +libfoo.so.2\\+libfoo.so.1 +.*different libraries.*the global scope finds libfoo.so.1 first; no reference crossed -> a collision: two versions of one library, and the global scope holds libfoo.so.1: a lookup by any of the 2 unversioned names"
     assert_line --regexp "^LATENT +high +foo_size +.*if libuse2.so were opened RTLD_GLOBAL.*libuse1.so depends on libfoo.so.1 but its reference resolves to libfoo.so.2's copy"
     refute_line --regexp '^(COPY|INFO|SPLIT) '
-    assert_line --partial '1 latent, 0 library copies, 1 collisions'
-    run ss --strict --dlopen "$d/libuse2.so" --dlopen "$d/libuse1.so:global" "$d/app"
-    assert_failure 1
+    assert_line --partial '1 latent, 0 library copies, 1 collisions (1 harmful)'
 }
 
-@test "symsplit: both majors RTLD_GLOBAL, -Bsymbolic, no user of either (GTK 4's 'GTK 2/3 symbols detected'): a COLLISION row naming the one dlsym(RTLD_DEFAULT) finds" {
+@test "symsplit: both majors RTLD_GLOBAL, -Bsymbolic, no user of either (GTK 4's 'GTK 2/3 symbols detected'): COLLISION high naming the one dlsym(RTLD_DEFAULT) finds" {
     d=$FX/namesakes
     run timeout -k 2 10 "$d/app" "$d/libfoo.so.2:global" "$d/libfoo.so.1:global" '?foo_size'
     assert_success
     first=$output
     [ "$first" = libfoo.so.2 ]                         # the one opened first
     run ss --dlopen "$d/libfoo.so.2:global" --dlopen "$d/libfoo.so.1:global" "$d/app"
-    assert_success
-    assert_line --regexp "^COLLISION +med +libfoo.so.2\\+libfoo.so.1 +.*the global scope finds $first first; no reference crossed"
+    assert_failure 1
+    assert_line --regexp "^COLLISION +high +libfoo.so.2\\+libfoo.so.1 +.*the global scope finds $first first; no reference crossed -> a collision: two versions of one library, and the global scope holds $first"
     run ss --json --dlopen "$d/libfoo.so.2:global" --dlopen "$d/libfoo.so.1:global" "$d/app"
     run /usr/bin/python3 -c 'import json, sys
 d = json.load(sys.stdin)
 r = [f for f in d["findings"] if f["verdict"] == "COLLISION"][0]
-print(d["collisions"], " ".join(l["module"] for l in r["libraries"]), r["shared"], r["different"], r["first"], r["crossed"])' <<< "$output"
-    assert_output "1 libfoo.so.2 libfoo.so.1 2 version $first 0"
+print(d["collisions"], " ".join(l["module"] for l in r["libraries"]), r["shared"], r["different"], r["first"], r["crossed"], r["unversioned"], r["harm"], r["harmful"])' <<< "$output"
+    assert_output "1 libfoo.so.2 libfoo.so.1 2 version $first 0 2 scope True"
 }
 
 @test "symsplit: a library's data part (libicudata: its version string, no code) is no second copy of it" {

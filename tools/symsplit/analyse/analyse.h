@@ -32,6 +32,7 @@ struct collision {
     int a, b;                /* module indices, a < b */
     int shared;              /* exported names both define */
     int unver[2];            /* of them, those a (0) or b (1) defines unversioned where the other versions them */
+    int bare;                /* of them, those neither versions: a reference to one carries no version to choose by */
     const char *example;     /* one shared name */
     int different, decided;  /* 0 same library (or unknown), D_MAJOR, D_NAMES */
     int first, meet;         /* module the global scope finds first (-1 neither); the names meet in a scope */
@@ -87,10 +88,20 @@ struct item {
     enum keep keep;
     int cls; const char *csev;
     int crossed;             /* a COLLISION whose reference crossed (harmful: exit 1) */
+    int died;                /* harmful because the process died with this row's modules loaded (died.c) */
+    int scoped;              /* a COLLISION of two majors harmful by scope alone (policy.c) */
     const char *sym;         /* the symbol column */
+};
+/* died.c: how a --trace process ended, when it died */
+enum { DIED_SIGNAL = 1, DIED_EXIT };
+struct death {
+    int how, code;           /* 0 it did not die; DIED_SIGNAL and the signal; DIED_EXIT and the status */
+    const char *said;        /* its last line, NULL none */
+    int printer;             /* the module the findings name whose file holds that line's text, -1 none */
 };
 struct findings {
     struct item *v; int n, cap;
+    struct death died;       /* died.c: set for the pass that ran (--trace), zero in a latent pass */
     int naive;               /* a name two modules define: what nm -D | sort | uniq -d would flag */
     const char *promoted;    /* latent pass: the module assumed RTLD_GLOBAL, else NULL */
 };
@@ -106,6 +117,8 @@ int override_by_design(const struct image *im, const struct finding *f);
 void pairs_find(struct pairs *ps, struct findings *fs);   /* one F_COLLISION per pair of different libraries */
 /* split.c: captures, partitions and collisions of one image */
 void analyse_image(struct findings *fs, const struct image *im);
+/* died.c: after the other analyses (it reads their items): fs->died */
+void find_death(struct findings *fs, const struct image *im);
 /* loadable.c: NOLOAD items for what ld.so would refuse */
 void check_loadable(struct findings *fs, const struct image *im);
 /* copies.c: F_COPY items, one per library present in 2+ copies */

@@ -109,6 +109,7 @@ void pairs_count(struct pairs *ps, const char *name, const int *dm, const int *d
             if (va && vb && strcmp(va, vb)) continue;   /* foo@V1, foo@V2: two interfaces on purpose */
             struct collision *c = pair(ps, dm[i], dm[j], 1);
             if (!c->shared++) c->example = name;
+            c->bare += !va && !vb;
             /* a C++ runtime name is a bundled copy of the runtime, never another interface */
             if (!va != !vb && !runtime_name(name)) c->unver[(c->a == dm[i]) == !va ? 0 : 1]++;
         }

@@ -25,4 +25,6 @@ void findings_clear(struct findings *fs)
     free(fs->v);
     fs->v = NULL;
     fs->n = fs->cap = fs->naive = 0;
+    memset(&fs->died, 0, sizeof fs->died);
+    fs->died.printer = -1;
 }

@@ -167,6 +167,7 @@ struct image {
     struct missing { const char *name; int req; } *missing; int nmissing;   /* NEEDED found by no search rule */
     const struct dlsyms *dlsyms;      /* what the host looks up on a handle; NULL: not given */
     const struct observed *obs;       /* what the process did (observed.c); NULL: files only */
+    const struct trace *ran;          /* --trace: how the process ended (status, its last line); NULL otherwise */
 };
 struct dlopen_req { const char *path; enum scopekind kind; int deepbind, lazy; const char *by; int assumed; int ns; };   /* by: the caller, NULL the executable; assumed: flags not known (a maps file), RTLD_LOCAL modelled; ns: 0 a dlopen, k a dlmopen into the loader's namespace k (--trace) */
 /* Builds the image.  Returns 0, or -1 with *err set (malformed file, cycle...). */
@@ -244,6 +245,7 @@ struct dlopen_req dlopen_as_given(const char *path, const char *name, const stru
 /* ---- trace.c: --trace -- CMD: the one mode that runs something ---- */
 struct trace {
     char *exe; int status;            /* what ran; waitpid's status */
+    char *said;                       /* the last line CMD's process tree printed (stdout or stderr), NULL none */
     struct observed obs;              /* every binding the loader made in CMD's process */
     struct dlopen_req *roots; int nroots;   /* what it dlopened (and dlmopened: ns), in order; kind: "add ... to global scope" */
     char **failed; int nfailed;       /* dlopen attempts that loaded nothing (not modules) */

@@ -47,6 +47,15 @@ static void decide_collision(struct decision *d, const struct collision *c)
      * in place of libgcc_s's, in perf): the pair's row, no harm shown. */
     d->cls = V_COLLISION;
     d->crossed = c->name && c->live >= 0 && c->live != C_POSSIBLE && !c->designed;
+    /* Two majors of one library whose unversioned names meet, one of them
+     * in the global scope: every lookup by name there (dlsym(RTLD_DEFAULT),
+     * a lazy slot, a module loaded later) finds whichever came first, and
+     * libraries probe for a rival so (GTK 4 aborts on finding GTK 3's
+     * names): harmful with no reference crossed.  Versioned names carry
+     * their choice with them; two local scopes wait for a promotion (the
+     * latent pass). */
+    d->scoped = !d->crossed && c->different == D_MAJOR && c->bare > 0 && c->first >= 0;
+    d->crossed |= d->scoped;
     d->sev = d->crossed ? "high" : "med";
 }
 
@@ -62,7 +71,7 @@ static int decide_latent(struct decision *d)
     /* only a would-be split or crossing is worth a LATENT row */
     if (d->cls != V_SPLIT && !d->crossed) return 0;
     d->cls = V_LATENT;
-    d->crossed = 0;
+    d->crossed = 0;          /* scoped stays: what the promotion would make harmful */
     return 1;
 }
 
@@ -99,6 +108,7 @@ static void set(struct item *it, struct decision *d)
     it->cls = d->cls;
     it->csev = d->sev;
     it->crossed = d->crossed;
+    it->scoped = d->scoped;
 }
 
 /* A capture: allowlisted, else graded; a finding already made stays one
@@ -124,7 +134,7 @@ static void grade_collision(struct policy *p, const struct image *im, const stru
     const struct collision *c = &it->c;
     struct decision d;
     decide_collision(&d, c);
-    it->sym = d.crossed ? c->name : it->own;
+    it->sym = d.crossed && c->name ? c->name : it->own;
     int mods[2] = { c->a, c->b };
     char *key = xasprintf("%s\1pair\1%s\1%s", im->exe_path, im->mods[c->a].m->path, im->mods[c->b].m->path);
     int dup = strmap_get(&p->seen, key) != NULL;
@@ -137,32 +147,55 @@ static void grade_collision(struct policy *p, const struct image *im, const stru
         ;
     else if (allowed(p->allow, im, it->sym, mods, 2)) { p->suppressed++; it->keep = K_SUPPRESSED; }
     else {
-        if (d.crossed || d.cls == V_LATENT) strmap_put(&p->seen, key, p);
+        /* harm by scope alone leaves the latent pass its crossings to add */
+        if ((d.crossed && !d.scoped) || d.cls == V_LATENT) strmap_put(&p->seen, key, p);
         set(it, &d);
     }
     free(key);
 }
 
+/* The process died with the row's modules loaded (--trace, died.c): the
+ * end is the evidence, whatever the model says of the bindings: harmful. */
+static void died_with(struct item *it)
+{
+    it->keep = K_SHOW;
+    it->csev = "high";
+    it->crossed = 1;
+    it->died = 1;
+}
+
 void policy_grade(struct policy *p, const struct image *im, struct findings *fs)
 {
     struct decision d;
+    int died = fs->died.how && !fs->promoted;
     for (int i = 0; i < fs->n; i++) {
         struct item *it = &fs->v[i];
         switch (it->kind) {
         case F_CAPTURE: grade_capture(p, im, fs, it); break;
-        case F_COLLISION: grade_collision(p, im, fs, it); break;
+        case F_COLLISION:
+            grade_collision(p, im, fs, it);
+            /* a pair whose names do not meet is still two libraries loaded with names in common */
+            if (died && it->keep != K_SUPPRESSED && (it->c.shared >= 2 || it->c.name)) {
+                decide_collision(&d, &it->c);
+                set(it, &d);
+                it->sym = it->c.name ? it->c.name : it->own;
+                died_with(it);
+            }
+            break;
         case F_PARTITION: {   /* beside a split it is no row of its own; a latent pass adds none */
             const struct item *cap = it->capture >= 0 ? &fs->v[it->capture] : NULL;
             it->sym = it->name;
             if (fs->promoted || (cap && cap->keep == K_SHOW && (cap->cls == V_SPLIT || cap->crossed))) { it->keep = K_DROP; break; }
             decide_copy(&d, "med");   /* the state behind each copy is proven */
             set(it, &d);
+            if (died) died_with(it);
             break;
         }
         case F_COPY:
             it->sym = it->name;
             decide_copy(&d, it->sev);
             set(it, &d);
+            if (died) died_with(it);
             break;
         case F_NOLOAD:
             it->sym = it->name;

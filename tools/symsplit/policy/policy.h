@@ -27,6 +27,7 @@ struct decision {
     enum vclass cls;
     const char *sev;         /* high, med, low, info */
     int crossed;             /* COLLISION: a reference already bound from one entity to the other */
+    int scoped;              /* COLLISION: two majors harmful by scope alone (decide_collision) */
 };
 /* The findings of one pass graded in place: each item's class and severity
  * (item.cls, csev), or dropped (a latent pass keeps what

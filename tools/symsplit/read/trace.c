@@ -8,6 +8,14 @@
  *                                   path with a slash prints none
  *   opening file=PATH [N]; direct_opencount=K     the dlopen (N 0) or
  *                                   dlmopen (N > 0) succeeded: a module
+ *   file=NAME [N];  generating link map   the loader mapped the object (NAME
+ *                                   as asked): a dlopen's root counts from
+ *                                   here, whether or not its constructors
+ *                                   return (one that aborts never prints
+ *                                   "opening")
+ *   object=PATH [N]                 LD_DEBUG=scopes, each object of a new
+ *                                   closure, its root first: the mapped
+ *                                   root's path
  *   add PATH [0] to global scope    opened (or promoted) RTLD_GLOBAL
  *   binding file A [N] to B [M]: ... `S' [V]      A's reference to S@V, in
  *                                   namespace N, runs on B's (M is 0 for
@@ -19,6 +27,8 @@
  * starts outlives it. */
 #include "base/symsplit.h"
 #include <dirent.h>
+#include <poll.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -37,7 +47,7 @@ static const char *base(const char *p)
 }
 
 /* The reader's state over one record: dlopen attempts in program order. */
-struct attempt { char *name, *path, *origin; long ns; };   /* path: set by the "opening file=" that ends a dlopen well */
+struct attempt { char *name, *path, *origin; long ns; int mapped; };   /* path: set by the "opening file=" that ends a dlopen well */
 struct record { struct trace *t; const char *argv0; struct attempt *a; int n, cap; struct strmap global; };
 
 /* The executable as the record names it: its argv[0] (ld.so prints the
@@ -97,18 +107,35 @@ static void line(struct record *r, char *s)
         if (ns < 0 || ns_of(caller) < 0) return;
         const char *by = program(r, caller), *slash = strrchr(by, '/');
         GROW(r->a, r->n, r->cap);
-        r->a[r->n++] = (struct attempt){ xstrdup(s + 5), NULL, slash ? xasprintf("%.*s", (int)(slash - by), by) : xstrdup("."), ns };
+        r->a[r->n++] = (struct attempt){ xstrdup(s + 5), NULL, slash ? xasprintf("%.*s", (int)(slash - by), by) : xstrdup("."), ns, 0 };
+    } else if (!strncmp(s, "file=", 5) && (p = strstr(s, "];  generating link map")) && !p[23]) {
+        /* mapped: the last attempt in its namespace still open is the one
+         * that mapped it (a dependency maps after its dlopen's root) */
+        p[1] = 0;
+        long ns = ns_of(s + 5);
+        for (int i = r->n - 1; ns >= 0 && i >= 0; i--)
+            if (r->a[i].ns == ns && !r->a[i].path && !r->a[i].mapped) {
+                r->a[i].mapped = !strcmp(r->a[i].name, s + 5) || same_file(&r->a[i], s + 5);
+                break;
+            }
+    } else if (!strncmp(s, "object=", 7)) {
+        long ns = ns_of(s + 7);   /* the first object of a mapped root's closure is the root */
+        for (int i = r->n - 1; ns >= 0 && i >= 0; i--)
+            if (r->a[i].ns == ns && r->a[i].mapped && !r->a[i].path) { r->a[i].path = xstrdup(s + 7); break; }
     } else if (!strncmp(s, "opening file=", 13) && strstr(s, "direct_opencount=")) {
         /* the dlopen succeeded; an empty name is the program itself (dlopen(NULL)) */
         *strstr(s, "; direct_opencount=") = 0;
         long ns = ns_of(s + 13);
         if (ns < 0 || !s[13]) return;
         for (int i = r->n - 1; i >= 0; i--)
-            if (!r->a[i].path && r->a[i].ns == ns && same_file(&r->a[i], s + 13)) { r->a[i].path = xstrdup(s + 13); return; }
+            if (r->a[i].ns == ns && same_file(&r->a[i], s + 13) && (!r->a[i].path || !strcmp(r->a[i].path, s + 13))) {
+                if (!r->a[i].path) r->a[i].path = xstrdup(s + 13);
+                return;
+            }
         /* a module already loaded, opened again (RTLD_NOLOAD|RTLD_GLOBAL...),
          * or a dlmopen of a path (no attempt line) */
         GROW(r->a, r->n, r->cap);
-        r->a[r->n++] = (struct attempt){ xstrdup(s + 13), xstrdup(s + 13), NULL, ns };
+        r->a[r->n++] = (struct attempt){ xstrdup(s + 13), xstrdup(s + 13), NULL, ns, 0 };
     } else if (!strncmp(s, "add ", 4) && (e = strstr(s, " to global scope")) && e[16] == 0) {
         *e = 0;   /* LD_DEBUG=scopes: opened (or promoted) RTLD_GLOBAL */
         if (ns_of(s + 4) == 0) strmap_put(&r->global, s + 4, r);
@@ -195,22 +222,69 @@ static int reap_rest(void)
     return left;
 }
 
+/* What CMD's process tree prints (stdout and stderr, one pipe) is passed
+ * on to symsplit's stderr as it comes, and its last line kept: the message
+ * a library prints before it aborts is evidence of who ended the process
+ * (analyse/died.c).  A thread, so that waiting for CMD stays as it was. */
+struct pump { int fd; volatile int stop; char tail[4096]; size_t n; pthread_t th; };
+static void *pump_run(void *arg)
+{
+    struct pump *pp = arg;
+    char buf[4096];
+    for (;;) {
+        struct pollfd pf = { pp->fd, POLLIN, 0 };
+        int k = poll(&pf, 1, 100);
+        if (k == 0) { if (pp->stop) break; continue; }   /* stopped: what is still queued was read */
+        if (k < 0) { if (errno == EINTR) continue; break; }
+        ssize_t r = read(pp->fd, buf, sizeof buf);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        for (ssize_t w = 0, x; w < r; w += x > 0 ? x : r) x = write(2, buf + w, r - w);
+        if ((size_t)r >= sizeof pp->tail) { memcpy(pp->tail, buf + r - sizeof pp->tail, sizeof pp->tail); pp->n = sizeof pp->tail; }
+        else {
+            size_t keep = pp->n + r > sizeof pp->tail ? sizeof pp->tail - r : pp->n;
+            memmove(pp->tail, pp->tail + pp->n - keep, keep);
+            memcpy(pp->tail + keep, buf, r);
+            pp->n = keep + r;
+        }
+    }
+    return NULL;
+}
+
+/* The last non-empty line of the tail, or NULL. */
+static char *last_line(const struct pump *pp)
+{
+    size_t e = pp->n;
+    while (e && (pp->tail[e - 1] == '\n' || pp->tail[e - 1] == '\r' || pp->tail[e - 1] == ' ')) e--;
+    if (!e) return NULL;
+    size_t b = e;
+    while (b && pp->tail[b - 1] != '\n') b--;
+    return xasprintf("%.*s", (int)(e - b), pp->tail + b);
+}
+
 /* Runs CMD; 0 with *status, or -1 with *err when it cannot start (the
  * child's execv errno comes back through a close-on-exec pipe). */
-static int run(const char *exe, char *const *cmd, const char *out, int *status, pid_t *cpid, char **err)
+static int run(const char *exe, char *const *cmd, const char *out, int *status, pid_t *cpid, char **said, char **err)
 {
-    int p[2];
+    int p[2], o[2];
     if (pipe2(p, O_CLOEXEC) < 0) { *err = xasprintf("--trace: pipe: %s", strerror(errno)); return -1; }
+    if (pipe2(o, O_CLOEXEC) < 0) { *err = xasprintf("--trace: pipe: %s", strerror(errno)); close(p[0]); close(p[1]); return -1; }
     pid_t parent = getpid();
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     fflush(NULL);
     pid_t pid = fork();
-    if (pid < 0) { *err = xasprintf("--trace: fork: %s", strerror(errno)); close(p[0]); close(p[1]); return -1; }
+    if (pid < 0) {
+        *err = xasprintf("--trace: fork: %s", strerror(errno));
+        close(p[0]); close(p[1]); close(o[0]); close(o[1]);
+        return -1;
+    }
     if (!pid) {
         int e;
-        /* it dies with symsplit, even by SIGKILL; its stdout is symsplit's
-         * stderr: symsplit's stdout is the report alone */
-        if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent || dup2(2, 1) < 0) e = errno ? errno : ESRCH;
+        /* it dies with symsplit, even by SIGKILL; its stdout and stderr
+         * reach symsplit's stderr through the pump: symsplit's stdout is
+         * the report alone */
+        if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent || dup2(o[1], 1) < 0 || dup2(o[1], 2) < 0)
+            e = errno ? errno : ESRCH;
         else {
             setenv("LD_DEBUG", "files,scopes,bindings", 1);
             setenv("LD_DEBUG_OUTPUT", out, 1);
@@ -223,6 +297,9 @@ static int run(const char *exe, char *const *cmd, const char *out, int *status, 
     child = *cpid = pid;
     if (caught) kill(pid, caught);
     close(p[1]);
+    close(o[1]);
+    struct pump pp = { .fd = o[0] };
+    int pumping = !pthread_create(&pp.th, NULL, pump_run, &pp);
     int e = 0;
     ssize_t k;
     while ((k = read(p[0], &e, sizeof e)) < 0 && errno == EINTR) {}
@@ -235,6 +312,10 @@ static int run(const char *exe, char *const *cmd, const char *out, int *status, 
     }
     child = 0;
     int left = reap_rest();
+    pp.stop = 1;
+    if (pumping) pthread_join(pp.th, NULL);
+    close(o[0]);
+    *said = last_line(&pp);
     if (left) fprintf(stderr, "symsplit: note: --trace: %s left %d process(es) running: stopped them\n", exe, left);
     if (k == sizeof e) { *err = xasprintf("--trace: %s: cannot run it: %s", exe, strerror(e)); return -1; }
     return 0;
@@ -291,7 +372,7 @@ int trace_run(char *const *cmd, struct trace *t, char **err)
         if (old[i].sa_handler != SIG_IGN) sigaction(sigs[i], &sa, NULL);
     }
     pid_t pid = 0;
-    int rc = run(t->exe, cmd, out, &t->status, &pid, err);
+    int rc = run(t->exe, cmd, out, &t->status, &pid, &t->said, err);
     collect(t, cmd[0], dir, pid);
     for (int i = 0; i < 3; i++) sigaction(sigs[i], &old[i], NULL);
     free(dir);

@@ -11,6 +11,7 @@ struct report {
     FILE *json_out;                  /* --json-out: the JSON object there too, the table on stdout */
     int count[V_NCLASS], crossed;    /* crossed: COLLISION rows whose reference crossed (harmful) */
     char **rows; int nrows, cap;     /* JSON objects, printed at the end */
+    const struct death *died;        /* the pass being printed: how its process died (--trace), NULL */
 };
 
 struct report *report_new(int json, FILE *json_out, int show_all)
@@ -145,8 +146,28 @@ char *json_str(const char *s)
 
 /* One row of any class: the table line (when shown) or the JSON object.
  * extra: more JSON members, ",\"k\":v..." or "". */
-static void row(struct report *r, const struct image *im, const struct item *it, int conf, const char *why, const char *extra)
+/* A row made harmful by the process's end: how it died, and whose text its
+ * last line is, in words (appended to why) and as JSON (*jd). */
+static char *died_words(const struct report *r, const struct image *im, const char *why, char **jd)
 {
+    const struct death *d = r->died;
+    char *how = d->how == DIED_SIGNAL ? xasprintf("was killed by signal %d (%s)", d->code, strsignal(d->code))
+                                      : xasprintf("exited with status %d", d->code);
+    char *who = d->printer >= 0 ? xasprintf("; its last line is text of %s's: \"%s\"", mname(im, d->printer), d->said)
+                : d->said ? xasprintf("; its last line (\"%s\") is text of none of these modules", d->said) : xstrdup("");
+    char *w = xasprintf("%s; observed: the process %s while these modules were loaded%s -> harmful", why, how, who);
+    char *js = d->said ? json_str(d->said) : xstrdup("null"), *jp = d->printer >= 0 ? json_str(mname(im, d->printer)) : xstrdup("null");
+    *jd = xasprintf(",\"harmful\":true,\"died\":{\"%s\":%d,\"said\":%s,\"printed_by\":%s}",
+                    d->how == DIED_SIGNAL ? "signal" : "exit", d->code, js, jp);
+    free(how); free(who); free(js); free(jp);
+    return w;
+}
+
+static void row(struct report *r, const struct image *im, const struct item *it, int conf, const char *why_in, const char *extra_in)
+{
+    char *jdied = NULL, *why = it->died && r->died ? died_words(r, im, why_in, &jdied) : xstrdup(why_in),
+         *extra = xasprintf("%s%s", extra_in, jdied ? jdied : "");
+    free(jdied);
     const char *symbol = it->sym;
     r->count[it->cls]++;
     r->crossed += it->crossed;
@@ -157,7 +178,7 @@ static void row(struct report *r, const struct image *im, const struct item *it,
         r->rows[r->nrows++] = xasprintf("{\"image\":%s,\"verdict\":\"%s\",\"sev\":\"%s\",\"symbol\":%s%s%s%s%s%s%s%s,\"why\":%s}",
                                         ji, vclass_name[it->cls], it->csev, jn, jd ? ",\"demangled\":" : "", jd ? jd : "",
                                         conf >= 0 ? ",\"confidence\":\"" : "", conf >= 0 ? conf_name[conf] : "",
-                                        conf >= 0 ? "\"" : "", it->cls == V_COLLISION ? it->crossed ? ",\"harmful\":true" : ",\"harmful\":false" : "",
+                                        conf >= 0 ? "\"" : "", it->cls == V_COLLISION && !it->died ? it->crossed ? ",\"harmful\":true" : ",\"harmful\":false" : "",
                                         extra, jw);
         free(jw); free(jn); free(ji); free(jd);
     }
@@ -167,6 +188,8 @@ static void row(struct report *r, const struct image *im, const struct item *it,
                cxx ? "] " : "", why);
     }
     free(cxx);
+    free(why);
+    free(extra);
 }
 
 static char *opening(const struct image *im, const struct findings *fs)
@@ -235,7 +258,21 @@ static void print_collision(struct report *r, const struct image *im, const stru
         if (c->live >= 0) alive_because(&why, im, c->name, &c->f);
         else cat(&why, "; but %s's own copy is not in use (interposition)%s%s", mname(im, c->f.x), "", "");
     }
-    if (it->cls == V_COLLISION && it->crossed)
+    if (it->died)   /* the words of the process's end follow (row) */
+        cat(&why, " -> a collision%s%s%s", "", "", "");
+    else if (it->scoped && it->cls == V_LATENT)
+        cat(&why, " -> two versions of one library: promoted, %s's unversioned names would be in the global scope, where "
+                  "a lookup by name (a rival's probe, dlsym(RTLD_DEFAULT), a module loaded later) finds them first "
+                  "(harmful by scope alone)%s%s", mname(im, c->first), "", "");
+    else if (it->scoped) {
+        char *b = xasprintf("%d", c->bare);
+        cat(&why, " -> a collision: two versions of one library, and the global scope holds %s: a lookup by any of the %s "
+                  "unversioned names in common there (dlsym(RTLD_DEFAULT), a lazy slot, a module loaded later) finds ",
+            mname(im, c->first), b, "");
+        cat(&why, "%s's, whichever the asker was built for; libraries probe for a rival this way and abort "
+                  "(harmful: scope alone, no reference needs to cross)%s%s", mname(im, c->first), "", "");
+        free(b);
+    } else if (it->cls == V_COLLISION && it->crossed)
         cat(&why, " -> a collision, and a reference crossed: code built for one library runs on the other's "
                   "structures (harmful: a crash is likely)%s%s%s", "", "", "");
     else if (it->cls == V_COLLISION && c->name && c->designed)
@@ -250,8 +287,9 @@ static void print_collision(struct report *r, const struct image *im, const stru
     char *ja = json_str(mods[0]), *jpa = json_str(im->mods[c->a].m->path), *jb = json_str(mods[1]),
          *jpb = json_str(im->mods[c->b].m->path), *jf = c->first < 0 ? xstrdup("null") : json_str(mname(im, c->first));
     char *extra = xasprintf(",\"libraries\":[{\"module\":%s,\"path\":%s},{\"module\":%s,\"path\":%s}],\"shared\":%d,"
-                            "\"different\":\"%s\",\"first\":%s,\"crossed\":%d",
-                            ja, jpa, jb, jpb, c->shared, c->different == D_MAJOR ? "version" : "names", jf, c->crossed);
+                            "\"different\":\"%s\",\"first\":%s,\"crossed\":%d,\"unversioned\":%d,\"harm\":\"%s\"",
+                            ja, jpa, jb, jpb, c->shared, c->different == D_MAJOR ? "version" : "names", jf, c->crossed, c->bare,
+                            it->died ? "died" : it->scoped ? "scope" : it->crossed ? "crossed" : "none");
     free(ja); free(jpa); free(jb); free(jpb); free(jf);
     if (c->name) {   /* the strongest crossing, with split rows' fields */
         const struct finding *f = &c->f;
@@ -392,6 +430,13 @@ static void print_noload(struct report *r, const struct image *im, const struct 
 void report_print(struct report *r, const struct image *im, const struct findings *fs)
 {
     r->naive += !fs->promoted && fs->naive;
+    r->died = fs->died.how ? &fs->died : NULL;
+    int tied = 0;
+    for (int i = 0; i < fs->n; i++) tied |= fs->v[i].keep == K_SHOW && (fs->v[i].died || fs->v[i].cls == V_SPLIT);
+    if (r->died && !tied && !fs->promoted)
+        fprintf(stderr, "symsplit: note: --trace: the process %s %d, with no two libraries with names in common loaded "
+                        "(no split, collision or copy): no finding ties its end to one\n", fs->died.how == DIED_SIGNAL ? "was killed by signal" : "exited with status",
+                fs->died.code);
     for (int i = 0; i < fs->n; i++) {
         const struct item *it = &fs->v[i];
         if (it->keep != K_SHOW) continue;

@@ -260,14 +260,18 @@ int main(int argc, char **argv)
             check_loadable(&fs, &im);
             analyse_image(&fs, &im);
             /* library copies: asked for, or a process with plugins (the
-             * system sweep, one executable at a time, does not pay for it) */
-            if (copies || im.nlocals) find_copies(&fs, &im);
+             * system sweep, one executable at a time, does not pay for it),
+             * or one that died (its end is tied to the libraries loaded) */
+            im.ran = live;
+            if (copies || im.nlocals || (live && live->status)) find_copies(&fs, &im);
+            find_death(&fs, &im);
             policy_grade(pol, &im, &fs);
             report_print(r, &im, &fs);
             findings_clear(&fs);
             /* latent captures: each RTLD_LOCAL dlopen assumed RTLD_GLOBAL in turn,
              * a what-if the model answers alone (what ran bound otherwise) */
             im.obs = NULL;
+            im.ran = NULL;   /* what-ifs: the end belongs to what ran */
             for (int k = 0; k < im.nlocals; k++) {
                 /* another namespace cannot join this one's global scope (dlmopen refuses RTLD_GLOBAL) */
                 if (image_in_global(&im, im.roots[k]) || im.mods[im.roots[k]].ns_scope) continue;
