@@ -8,6 +8,7 @@
 # docs/symsplit-reference.md, Limits.
 load helpers
 load symsplit-setup
+load symsplit-pause   # live_start, live_end, teardown
 BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-300}
 TIMEFORMAT='%3U %3S'
 
@@ -31,30 +32,6 @@ plugins() {   # plugins N: DIR of N plugins and their host, made once per file
 # the table without the directory, the summary without nothing else
 rows() { sed "s|$1/||g" "$2"; }
 
-# pause_start CMD...: CMD paused (FIXTURE_PAUSE); its PID in PAUSED_PID
-pause_start() {
-    PAUSE_FIFO=$BATS_TEST_TMPDIR/pause PAUSE_OUT=$BATS_TEST_TMPDIR/paused.out
-    mkfifo "$PAUSE_FIFO"
-    FIXTURE_PAUSE=$PAUSE_FIFO "$@" > "$PAUSE_OUT" 2>&1 3>&- &
-    PAUSE_JOB=$!
-    for _ in $(seq 600); do grep -q '^paused ' "$PAUSE_OUT" && break; sleep 0.05; done
-    PAUSED_PID=$(sed -n 's/^paused //p' "$PAUSE_OUT")
-    [ -n "$PAUSED_PID" ] || { cat "$PAUSE_OUT"; return 1; }
-}
-# pause_end: released; its exit status in PAUSE_STATUS
-pause_end() {
-    timeout 5 sh -c 'echo > "$1"' _ "$PAUSE_FIFO"
-    PAUSE_STATUS=0
-    wait "$PAUSE_JOB" || PAUSE_STATUS=$?
-    PAUSE_JOB=
-}
-teardown() {
-    [ -z "${PAUSE_JOB:-}" ] && return 0
-    kill "$PAUSE_JOB" 2> /dev/null || true
-    [ -n "${PAUSED_PID:-}" ] && kill "$PAUSED_PID" 2> /dev/null || true
-    wait "$PAUSE_JOB" 2> /dev/null || true
-}
-
 @test "symsplit: 2,000 RTLD_LOCAL plugins sharing their names (--dlopen x2000) in under 10 CPU-s, the rows those of 100" {
     local small big
     small=$(plugins 100)
@@ -72,10 +49,10 @@ teardown() {
 @test "symsplit --pid: a host with 2,000 dlopened plugins sharing their names is read in under 10 CPU-s, every plugin in its link map" {
     local d
     d=$(plugins 2000)
-    pause_start "$d/plughost" "$d" 2000
-    cpu_run "$BATS_TEST_TMPDIR/live" timeout -k 2 120 "$SYMSPLIT" --pid "$PAUSED_PID"
-    pause_end
-    [ "$PAUSE_STATUS" -eq 0 ]                      # the host: each plugin counted its own call
+    LIVE_WAIT=1200 live_start "$d/plughost" "$d" 2000   # 2,000 dlopens first: up to 60 s on a loaded machine
+    cpu_run "$BATS_TEST_TMPDIR/live" timeout -k 2 120 "$SYMSPLIT" --pid "$LIVE_PID"
+    live_end
+    [ "$LIVE_STATUS" -eq 0 ]                      # the host: each plugin counted its own call
     [ "$CPU_STATUS" -eq 0 ] || { cat "$BATS_TEST_TMPDIR/live.err"; echo "exit $CPU_STATUS after $CPU CPU-s"; false; }
     cpu_under 10
     [ "$(grep -o "$d/p[0-9]*\.so:local" "$BATS_TEST_TMPDIR/live.err" | sort -u | wc -l)" -eq 2000 ]
@@ -85,9 +62,9 @@ teardown() {
 # fakemap: each of its 65,532 fake entries (the chain's limit, 65,536, with
 # the host's own four) has a 5,000-byte name
 @test "symsplit --pid: a link map of 65,536 entries repeating libc's, 5,000-byte names: bounded (under 5 CPU-s and 512 MiB), the repeats counted and ignored" {
-    pause_start "$FX/hostile/fakemap" 65532 5000
-    cpu_run "$BATS_TEST_TMPDIR/fake" timeout -k 2 120 bash -c 'ulimit -v 524288 && exec "$@"' _ "$SYMSPLIT" --pid "$PAUSED_PID"
-    pause_end
+    live_start "$FX/hostile/fakemap" 65532 5000
+    cpu_run "$BATS_TEST_TMPDIR/fake" timeout -k 2 120 bash -c 'ulimit -v 524288 && exec "$@"' _ "$SYMSPLIT" --pid "$LIVE_PID"
+    live_end
     [ "$CPU_STATUS" -eq 0 ] || { cat "$BATS_TEST_TMPDIR/fake.err"; echo "exit $CPU_STATUS after $CPU CPU-s"; false; }
     cpu_under 5
     grep -q "65536 object(s) in 1 namespace(s)" "$BATS_TEST_TMPDIR/fake.err"
@@ -96,9 +73,9 @@ teardown() {
 }
 
 @test "symsplit --pid: a link map of 65,536 entries at unmapped addresses: bounded, 16 of them named and the rest counted" {
-    pause_start "$FX/hostile/fakemap" 65532 5000 garbage
-    cpu_run "$BATS_TEST_TMPDIR/fake" timeout -k 2 120 bash -c 'ulimit -v 524288 && exec "$@"' _ "$SYMSPLIT" --pid "$PAUSED_PID"
-    pause_end
+    live_start "$FX/hostile/fakemap" 65532 5000 garbage
+    cpu_run "$BATS_TEST_TMPDIR/fake" timeout -k 2 120 bash -c 'ulimit -v 524288 && exec "$@"' _ "$SYMSPLIT" --pid "$LIVE_PID"
+    live_end
     [ "$CPU_STATUS" -eq 0 ] || { cat "$BATS_TEST_TMPDIR/fake.err"; echo "exit $CPU_STATUS after $CPU CPU-s"; false; }
     cpu_under 5
     grep -q "and 65517 more without a file" "$BATS_TEST_TMPDIR/fake.err"
