@@ -5,11 +5,14 @@
 # (fixtures/fakemap.c).  CPU seconds are symsplit's own (bash's time over
 # the plain build: the sanitizers' cost is not the tool's); every run under
 # timeout, so a run that does not end is a failure, not a hang.  Figures:
-# docs/symsplit-reference.md, Limits.
+# docs/symsplit-reference.md, Limits.  The limits are generous: 2,000
+# plugins take 4-5 CPU-s on an idle machine, and CPU seconds grow with the
+# load (10.2 CPU-s measured at a load average of 23 on two cores); before,
+# --dlopen x2000 did not end in 5 minutes.
 load helpers
 load symsplit-setup
 load symsplit-pause   # live_start, live_end, teardown
-BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-300}
+BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-900}
 TIMEFORMAT='%3U %3S'
 
 # cpu_run OUT CMD...: CMD's stdout in OUT, stderr in OUT.err, exit status in
@@ -32,7 +35,7 @@ plugins() {   # plugins N: DIR of N plugins and their host, made once per file
 # the table without the directory, the summary without nothing else
 rows() { sed "s|$1/||g" "$2"; }
 
-@test "symsplit: 2,000 RTLD_LOCAL plugins sharing their names (--dlopen x2000) in under 10 CPU-s, the rows those of 100" {
+@test "symsplit: 2,000 RTLD_LOCAL plugins sharing their names (--dlopen x2000) in under 20 CPU-s, the rows those of 100" {
     local small big
     small=$(plugins 100)
     big=$(plugins 2000)
@@ -40,21 +43,22 @@ rows() { sed "s|$1/||g" "$2"; }
     assert_success
     assert_line --regexp '^COPY +med +plugin_init +.*p1\.so \(bound by itself\)'
     rows "$small" <(echo "$output") > "$BATS_TEST_TMPDIR/small"
-    cpu_run "$BATS_TEST_TMPDIR/big" timeout -k 2 120 "$SYMSPLIT" $(cat "$big/dlopen-args") "$big/plughost"
+    cpu_run "$BATS_TEST_TMPDIR/big" timeout -k 2 300 "$SYMSPLIT" $(cat "$big/dlopen-args") "$big/plughost"
     [ "$CPU_STATUS" -eq 0 ] || { cat "$BATS_TEST_TMPDIR/big.err"; echo "exit $CPU_STATUS after $CPU CPU-s"; false; }
-    cpu_under 10
+    cpu_under 20
     diff "$BATS_TEST_TMPDIR/small" <(rows "$big" "$BATS_TEST_TMPDIR/big")
 }
 
-@test "symsplit --pid: a host with 2,000 dlopened plugins sharing their names is read in under 10 CPU-s, every plugin in its link map" {
+@test "symsplit --pid: a host with 2,000 dlopened plugins sharing their names is read in under 20 CPU-s, every plugin in its link map" {
     local d
     d=$(plugins 2000)
-    LIVE_WAIT=1200 live_start "$d/plughost" "$d" 2000   # 2,000 dlopens first: up to 60 s on a loaded machine
-    cpu_run "$BATS_TEST_TMPDIR/live" timeout -k 2 120 "$SYMSPLIT" --pid "$LIVE_PID"
+    # 2,000 dlopens first (up to 60 s on a loaded machine), then paused for longer than symsplit's timeout
+    FIXTURE_PAUSE_SECONDS=330 LIVE_WAIT=1200 live_start "$d/plughost" "$d" 2000
+    cpu_run "$BATS_TEST_TMPDIR/live" timeout -k 2 300 "$SYMSPLIT" --pid "$LIVE_PID"
     live_end
     [ "$LIVE_STATUS" -eq 0 ]                      # the host: each plugin counted its own call
     [ "$CPU_STATUS" -eq 0 ] || { cat "$BATS_TEST_TMPDIR/live.err"; echo "exit $CPU_STATUS after $CPU CPU-s"; false; }
-    cpu_under 10
+    cpu_under 20
     [ "$(grep -o "$d/p[0-9]*\.so:local" "$BATS_TEST_TMPDIR/live.err" | sort -u | wc -l)" -eq 2000 ]
     grep -q '^COPY  *med  *plugin_init ' "$BATS_TEST_TMPDIR/live"
 }
