@@ -49,6 +49,11 @@ path_find = $(firstword $(wildcard $(addsuffix /$1,$(subst :, ,$(PATH)))))
 ifneq ($(words $(CURDIR)),1)
 $(error the source tree's path has white space ('$(CURDIR)'); make cannot quote it: move the tree)
 endif
+# Every path here is relative to the tree: make -f <tree>/Makefile from
+# another directory is one line naming the make -C that works.
+ifneq ($(realpath $(dir $(lastword $(MAKEFILE_LIST)))),$(CURDIR))
+$(error make -f reads this tree's files relative to the working directory, $(CURDIR): run make -C $(realpath $(dir $(lastword $(MAKEFILE_LIST)))) instead)
+endif
 ifeq ($(strip $(B)),)
 $(error B is empty: name a build directory, e.g. B=build)
 endif
@@ -116,7 +121,7 @@ Q := $(if $(filter 1,$(V)),,@)
 # PATH, but for the directory bats puts first in its tests' PATH (its own
 # libexec/bats-core: no toolchain there).
 tc_key := $(CC)|$(LD)|$(RUN)|$(filter-out %/bats-core,$(subst :, ,$(PATH)))
-NO_CC_GOALS := help clean distclean deps labs check-fresh $(if $(filter command line environment,$(origin CC)),,test)
+NO_CC_GOALS := help clean distclean deps deps-cross labs check-fresh $(if $(filter command line environment,$(origin CC)),,test)
 ifneq ($(filter-out $(NO_CC_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
 # One call (scripts/toolchain --make): the check, then RUN and the binutils.
 # TOOLCHAIN_READ=<its words>: a caller that has read them for this CC and LD
@@ -443,7 +448,8 @@ bless: $(call entries_prereqs,$(CHECK_ENTRIES))
 # LAB.native-only-rows are. Listed so that the first two jobs use different
 # compilers: the later toolchains then find their compiles in ccache. The
 # aarch64 column is asked for by name (TOOLCHAINS="... aarch64-linux-gnu-gcc:bfd",
-# README.md): make deps does not install the cross tools, and check-upgrade
+# README.md): make deps does not install the cross tools (make deps-cross
+# does), and check-upgrade
 # passes this list to a root that lacks them.
 TOOLCHAINS ?= gcc:bfd clang:lld gcc:gold clang:bfd gcc:lld
 tc_targets = $(foreach t,$1,tc-facts/$(subst :,+,$t))
@@ -525,6 +531,13 @@ exercises: $(call entries_prereqs,$(CHECK_ENTRIES))
 
 deps:
 	$(Q)$(SCRIPTS)/deps $(foreach p,$(sort $(DEPS_PACKAGES)),'$p') $(DEPS_COMMANDS)
+# make deps-cross: the aarch64 column's tools, asked for by name (make deps
+# leaves them out): the cross compiler and binutils, the target's C library,
+# and the static user-mode emulator that runs its programs. scripts/deps, as
+# for make deps: as root one announced install; as a user the apt line.
+CROSS_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static
+deps-cross:
+	$(Q)$(SCRIPTS)/deps --for 'the aarch64 column (TOOLCHAINS="... aarch64-linux-gnu-gcc:bfd")' $(CROSS_PACKAGES)
 
 # make test: install what is missing, build everything the tests use in
 # parallel, then run every bats file and close with one counted line. The
@@ -577,6 +590,7 @@ help:
 	@echo "  first: make matrix, then make test (as root on a bare Debian each installs what it needs;"
 	@echo "         as a user, root runs make deps first: every Debian package the suite uses)"
 	@echo "  make deps         install every Debian package the suite uses (root; a user gets the apt-get line to run as root)"
+	@echo "  make deps-cross   the same for the aarch64 column's cross compiler, C library and qemu (not in make deps)"
 	@printf '%s\n' $(HELP_LINES)
 	@echo "  make evidence     every lab's rows with the facts that explain them"
 	@echo "  make check [LAB=<lab>] [ROW=<id>]  every row's (or ROW's) derived verdict and counts against its table's expect cell"
@@ -600,7 +614,7 @@ help:
 labs:
 	@printf '%s\n' $(LABS)
 
-.PHONY: evidence deps test bench clean distclean help labs
+.PHONY: evidence deps deps-cross test bench clean distclean help labs
 
 # make check-upgrade SUITE=<debian suite>: what upgrading this machine to
 # that release changes (scripts/check-upgrade; root only). Its root is kept
@@ -628,16 +642,25 @@ HELP_LINES += "  make check-fresh [SUITE=bookworm]   the README's two commands o
 # run refused while they are read (a bad CC, an unknown ROW) makes nothing.
 # The makes a run starts (tests, toolchain columns, make bless) share it:
 # SPLIT_STATE_LAB_LOCK names it.
-LOCK_FREE_GOALS := help labs deps
+LOCK_FREE_GOALS := help labs deps deps-cross
 ifeq ($(DRY_RUN),)
 ifneq ($(filter-out $(LOCK_FREE_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
 ifeq ($(if $(SPLIT_STATE_LAB_LOCK),$(filter $(SPLIT_STATE_LAB_LOCK) $(SPLIT_STATE_LAB_LOCK)/%,$(B_ABS))),)
-lock_said := $(shell $(SCRIPTS)/build-dir lock $(call shq,$(B_ABS)) "$$PPID" $(call shq,$(MAKECMDGOALS)) \
+lock_said := $(shell $(SCRIPTS)/build-dir lock $(call shq,$(B_ABS)) $(call shq,$(CURDIR)) "$$PPID" $(call shq,$(MAKE_RESTARTS)) $(call shq,$(MAKECMDGOALS)) \
 	$(if $(filter-out clean distclean,$(MAKECMDGOALS)),create) 2>&1)
 ifneq ($(.SHELLSTATUS),0)
 $(error $(lock_said))
 endif
 export SPLIT_STATE_LAB_LOCK := $(B_ABS)
+else ifneq ($(filter $(SPLIT_STATE_LAB_LOCK)/%,$(B_ABS)),)
+# A build directory inside the run's own (a toolchain column's, make bench's)
+# is marked when made: a marker counts only in the directory itself.
+ifneq ($(filter-out clean distclean,$(MAKECMDGOALS)),)
+mark_said := $(shell $(SCRIPTS)/build-dir mark $(call shq,$(B_ABS)) 2>&1)
+ifneq ($(.SHELLSTATUS),0)
+$(error $(mark_said))
+endif
+endif
 endif
 endif
 endif

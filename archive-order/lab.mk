@@ -33,6 +33,11 @@ ao_stack.default :=
 ao_stack.hidden  := -fvisibility=hidden
 ao_stack.vendor-weak :=
 ao_stack.vendor-weak.vendor := -DVX_OPEN_WEAK
+ao_stack.bundled-weak :=
+ao_stack.bundled-weak.bundled := -DVX_OPEN_WEAK
+ao_stack.both-weak :=
+ao_stack.both-weak.vendor := -DVX_OPEN_WEAK
+ao_stack.both-weak.bundled := -DVX_OPEN_WEAK
 # objcopy: which archives are rewritten after ar, and with what.
 ao_objcopy_on.localize-b          := verbs_bundled
 ao_objcopy_do.localize-b          := --localize-symbol=vx_open_device
@@ -105,7 +110,7 @@ $(foreach a,$(AO_ARCHIVES),$(eval $(call ao_archive_rule,$a)))
 ao_check = $(if $(filter $2,$3),,$(error $(AO_TABLE): row $1: unknown $4 '$2' (known: $3)))
 ao_check_row = $(call ao_check,$1,$(archive-order.$1.layout),split one vendored,layout)$(strip \
 	)$(call ao_check,$1,$(archive-order.$1.order),$(sort $(patsubst ao_order.%,%,$(filter ao_order.%,$(.VARIABLES)))),order)$(strip \
-	)$(call ao_check,$1,$(archive-order.$1.stack),default hidden vendor-weak,stack)$(strip \
+	)$(call ao_check,$1,$(archive-order.$1.stack),$(sort $(patsubst ao_stack.%,%,$(filter-out ao_stack.%.vendor ao_stack.%.bundled,$(filter ao_stack.%,$(.VARIABLES))))),stack)$(strip \
 	)$(if $(archive-order.$1.objcopy),$(call ao_check,$1,$(archive-order.$1.objcopy),$(sort $(patsubst ao_objcopy_on.%,%,$(filter ao_objcopy_on.%,$(.VARIABLES)))),objcopy))
 
 # Per row: each archive's members, and the link's inputs.
@@ -128,9 +133,9 @@ archive-order.diagram-ld-debug :=
 # The linker's trace lines, nm of the row's archives, and the link-time check
 # on the row's own link line (it exits 1 when it flags: a finding, not a
 # failure), read from the row's link record when that traced every name it
-# needs (--log), not linked again.
+# needs (--log, --map), not linked again.
 archive-order.evidence = $(AO_SRC)/link-facts $(AO)/$1 '$(AO_TRACE)' $(foreach a,$(call ao_archives,$1),$(AO)/$1/lib$a.a); \
-	{ TMPDIR=$(AO)/$1 $(AO_SRC)/archive-clash --log $(AO)/$1/link.log '$(AO_TRACE)' $(call ao_link,$1) || [ $$? = 1 ]; } | sed 's/^/  | archive-clash /'
+	{ TMPDIR=$(AO)/$1 $(AO_SRC)/archive-clash --log $(AO)/$1/link.log '$(AO_TRACE)' --map $(AO)/$1/link.map $(call ao_link,$1) || [ $$? = 1 ]; } | sed 's/^/  | archive-clash /'
 
 # make archive-order [ROW=<id>] [EVIDENCE=1], make evidence-archive-order
 $(eval $(call lab_entry,archive-order,ROW,$(AO)/%/app))

@@ -61,16 +61,16 @@ victims() { derived "$1" consumers | tr ',' '\n' | sed 's/:.*//' | grep . || tru
 	done
 }
 
-@test "misdirected rows: the linker's trace names one definition of vx_open_device, or a weak one first and a strong one after it; and the victim's reference" {
+@test "misdirected rows: the linker's trace names one definition of vx_open_device, or two of which one is weak; and the victim's reference" {
 	list=$(expecting misdirected)
 	[ -n "$list" ] || fail "nothing to check: expecting misdirected"
 	for r in $list; do
 		defs=$(evidence "$r" 'trace ' | sed -n 's/^trace \(.*\): vx_open_device=definition$/\1/p')
 		if [ "$(wc -l <<< "$defs")" -ne 1 ]; then
-			# two: the first pulled must be weak (nm W/V), the second strong (T)
+			# two in a link that succeeded: not both strong (nm W/V is weak)
 			assert_equal "$r $(wc -l <<< "$defs")" "$r 2"
-			evidence "$r" "nm $(head -n 1 <<< "$defs"): vx_open_device=" | grep -qE '=[WV]$' || fail "$r: two definitions traced, the first not weak"
-			evidence "$r" "nm $(tail -n 1 <<< "$defs"): vx_open_device=" | grep -qE '=T$' || fail "$r: two definitions traced, the second not strong"
+			weak=; for d in $defs; do evidence "$r" "nm $d: vx_open_device=" | grep -qE '=[WV]$' && weak=1; done
+			[ -n "${weak-}" ] || fail "$r: two strong definitions traced in a link that succeeded"
 		fi
 		for v in $(victims "$r"); do
 			evidence "$r" "trace lib$v.a($v.o): vx_open_device=reference" | grep -q . || fail "$r: no trace of $v's reference"
@@ -149,7 +149,7 @@ victims() { derived "$1" consumers | tr ',' '\n' | sed 's/:.*//' | grep . || tru
 	for r in $list; do
 		[ -z "$(table_cell archive-order "$r" objcopy)" ] || continue
 		evidence "$r" 'archive-clash ' | grep -q ': captured=' || fail "$r not flagged"
-		evidence "$r" 'archive-clash ' | grep -qE ': (shadowed|overridden)=' || fail "$r: no shadowed or overridden member listed"
+		evidence "$r" 'archive-clash ' | grep -qE ': (shadowed|overridden|ignored)=' || fail "$r: no shadowed, overridden or ignored member listed"
 		flagged=$((${flagged:-0} + 1))
 	done
 	[ "${flagged:-0}" -gt 0 ] || fail "no misdirected row without objcopy to check"
@@ -170,6 +170,54 @@ victims() { derived "$1" consumers | tr ',' '\n' | sed 's/:.*//' | grep . || tru
 			evidence "$r" 'archive-clash ' | grep -q ': loud=' || fail "$r: not reported loud"
 		fi
 	done
+}
+
+# extracted ROW: the archive members the row's link extracted, as
+# "lib<x>.a(<member>)" (scripts/link-map on the row's linker map, link.map).
+extracted() { "$TOP/scripts/link-map" "$(dir "$1")/link.map" | cut -f 2 | sed 's|.*/||'; }
+# strength ROW MEMBER: nm's type of vx_open_device in that member (T strong, W/V weak), from the evidence.
+strength() { evidence "$1" "nm $2: vx_open_device=" | sed 's/.*=//'; }
+
+@test "two extracted members define vx_open_device: both strong is refused; otherwise the first strong one, else the first extracted, is what the collectives ran" {
+	for r in $(table_rows archive-order); do
+		[ -f "$(dir "$r")/link.map" ] || continue
+		defs=() kinds=()
+		for m in $(extracted "$r"); do
+			k=$(strength "$r" "$m"); case $k in T|W|V) defs+=("$m") kinds+=("$k") ;; esac
+		done
+		[ "${#defs[@]}" -ge 2 ] || continue
+		assert_equal "$r: ${#defs[@]} extracted definitions" "$r: 2 extracted definitions"
+		if [ "${kinds[*]}" = "T T" ]; then
+			assert_equal "$r $(derived "$r" verdict)" "$r link-error"
+		else
+			if [ "${kinds[0]}" != T ] && [ "${kinds[1]}" = T ]; then inforce=${defs[1]}; else inforce=${defs[0]}; fi
+			stack=$(sed -n 's/^libverbs_\([a-z]*\)\.a(.*/\1/p' <<< "$inforce")
+			[ -n "$stack" ] || fail "$r: cannot tell which stack $inforce is"
+			assert_equal "$r: $(row "$(O)" "$r" | sed -n 's/^\[[^ ]* ran stack=\([^ ]*\) .*/\1/p' | sort -u)" "$r: $stack"
+			weak=$((${weak:-0} + 1))
+			[ "${kinds[1]}" = T ] || later=$((${later:-0} + 1))
+		fi
+		checked=$((${checked:-0} + 1))
+	done
+	[ "${checked:-0}" -gt 0 ] || fail "no row extracted two definitions"
+	[ "${weak:-0}" -gt 0 ] || fail "no row with a weak definition among two extracted"
+	[ "${later:-0}" -gt 0 ] || fail "no row where the later extracted definition is the weak one"
+}
+
+@test "archive-clash: shadowed members are the ones the linker map shows never extracted; the ones it says in force, overridden or ignored were extracted" {
+	for r in $(table_rows archive-order); do
+		grep -qx '\[link exit 0\]' "$(dir "$r")/link.log" || continue
+		ext=$(extracted "$r")
+		while read -r fact m; do
+			case $fact in
+			shadowed) grep -qxF "$m" <<< "$ext" && fail "$r: archive-clash says $m was never pulled; the linker map shows it extracted" ;;
+			*) grep -qxF "$m" <<< "$ext" || fail "$r: archive-clash says $m is $fact; the linker map shows it never extracted" ;;
+			esac
+			n=$((${n:-0} + 1)); [ "$fact" = ignored ] && ign=$((${ign:-0} + 1))
+		done < <(evidence "$r" 'archive-clash ' | sed -nE 's/^archive-clash [^:]+: (shadowed|won|overridden|ignored)=([^ []+).*/\1 \2/p')
+	done
+	[ "${n:-0}" -gt 0 ] || fail "archive-clash named no member in any row"
+	[ "${ign:-0}" -gt 0 ] || fail "no row where archive-clash names an extracted definition ignored"
 }
 
 @test "bundled-first: GNU ld has passed libverbs_bundled.a when collective_b needs it; undefined reference" {
@@ -205,11 +253,14 @@ victims() { derived "$1" consumers | tr ',' '\n' | sed 's/:.*//' | grep . || tru
 	want=$output
 	# a driver that fails: a second link would say the link failed
 	printf '#!/bin/sh\nexit 1\n' > "$BATS_TEST_TMPDIR/nolink"; chmod +x "$BATS_TEST_TMPDIR/nolink"
-	run clash --log "$d/link.log" 'vx_open_device bundled_vx_open_device vx_abi_vendor vx_abi_bundled' "$BATS_TEST_TMPDIR/nolink" "${line[@]}"
+	run clash --log "$d/link.log" 'vx_open_device bundled_vx_open_device vx_abi_vendor vx_abi_bundled' --map "$d/link.map" "$BATS_TEST_TMPDIR/nolink" "${line[@]}"
 	assert_failure 1
 	assert_equal "$output" "$want"
 	# a record that did not trace the name: linked again (and here it fails)
-	run clash --log "$d/link.log" 'vx_abi_vendor' "$BATS_TEST_TMPDIR/nolink" "${line[@]}"
+	run clash --log "$d/link.log" 'vx_abi_vendor' --map "$d/link.map" "$BATS_TEST_TMPDIR/nolink" "${line[@]}"
+	assert_line --partial 'vx_open_device: unknown=the link failed for another reason (exit 1)'
+	# a record of a link that succeeded, without its map (the members it extracted): linked again
+	run clash --log "$d/link.log" 'vx_open_device bundled_vx_open_device vx_abi_vendor vx_abi_bundled' --map "$BATS_TEST_TMPDIR/no-map" "$BATS_TEST_TMPDIR/nolink" "${line[@]}"
 	assert_line --partial 'vx_open_device: unknown=the link failed for another reason (exit 1)'
 }
 

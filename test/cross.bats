@@ -118,6 +118,25 @@ first_run_row() { local r; for r in $(table_rows "$1"); do [ -x "$BUILD/$1/$r/ap
 	assert_line 'unexpected: matrix:B under fakecross:bfd: missing, expected SPLIT'
 }
 
+@test "make deps-cross: a user gets the apt line for the cross tools to run as root; root installs them in one announced step" {
+	bin=$BATS_TEST_TMPDIR/bin; mkdir -p "$bin"
+	# stand-ins: no package installed; a user (uid 1000), then root with an apt-get that installs nothing
+	printf '#!/bin/sh\necho "unknown ok not-installed"\n' > "$bin/dpkg-query"
+	printf '#!/bin/sh\n[ "$1" = -u ] && echo 1000 || exec /usr/bin/id "$@"\n' > "$bin/id"
+	printf '#!/bin/sh\necho "$*" >> %s/apt-args\n' "$BATS_TEST_TMPDIR" > "$bin/apt-get"
+	chmod +x "$bin"/*
+	run env PATH="$bin:$PATH" make -s -C "$TOP" --no-print-directory deps-cross
+	assert_failure
+	assert_output --regexp '^deps: missing Debian packages for the aarch64 column .*: .*gcc-aarch64-linux-gnu.* -- run as root: apt-get install -y --no-install-recommends .*qemu-user-static'
+	refute_output --partial sudo
+	[ ! -e "$BATS_TEST_TMPDIR/apt-args" ] || fail "a user's make deps-cross ran apt-get"
+	printf '#!/bin/sh\n[ "$1" = -u ] && echo 0 || exec /usr/bin/id "$@"\n' > "$bin/id"
+	run env PATH="$bin:$PATH" make -s -C "$TOP" --no-print-directory deps-cross
+	assert_success
+	assert_line --index 0 --regexp '^deps: installing .*gcc-aarch64-linux-gnu.* for the aarch64 column .* \(as root, with apt-get\)$'
+	grep -q 'install -y --no-install-recommends .*libc6-dev-arm64-cross' "$BATS_TEST_TMPDIR/apt-args" || fail "apt-get was not asked for the cross C library"
+}
+
 @test "aarch64: a matrix row built by the cross compiler runs under qemu, and its evidence counts aarch64 relocations" {
 	command -v aarch64-linux-gnu-gcc >/dev/null || skip "no aarch64-linux-gnu-gcc (Debian: gcc-aarch64-linux-gnu libc6-dev-arm64-cross)"
 	command -v qemu-aarch64-static >/dev/null || skip "no qemu-aarch64-static (Debian: qemu-user-static)"
@@ -134,6 +153,19 @@ first_run_row() { local r; for r in $(table_rows "$1"); do [ -x "$BUILD/$1/$r/ap
 	RUN= run make -s -C "$TOP" --no-print-directory B="$BATS_FILE_TMPDIR/a64" CC=aarch64-linux-gnu-gcc matrix ROW=A
 	assert_success
 	assert_equal "$(fact <(echo "$output") A verdict)" "$(expect_verdict matrix A)"
+}
+
+@test "aarch64: the column beside gcc:bfd (matrix and archive-order, where the architectures differ): every cell as expected, every evidence difference recorded with its reason" {
+	command -v aarch64-linux-gnu-gcc >/dev/null || skip "no aarch64-linux-gnu-gcc (Debian: gcc-aarch64-linux-gnu libc6-dev-arm64-cross; make deps-cross)"
+	command -v qemu-aarch64-static >/dev/null || skip "no qemu-aarch64-static (Debian: qemu-user-static; make deps-cross)"
+	# a build directory of its own: gcc:bfd builds where the make's CC does
+	run make -s -C "$TOP" --no-print-directory B="$BATS_FILE_TMPDIR/column" LAB="matrix archive-order" check-toolchains TOOLCHAINS="gcc:bfd aarch64-linux-gnu-gcc:bfd"
+	assert_success
+	assert_line --regexp '^check-toolchains: every cell as expected '
+	refute_output --regexp ' \* '
+	refute_output --partial 'UNEXPLAINED'
+	# the differences it accepted are the ones the list gives a reason for
+	grep -A1 '^  aarch64-linux-gnu-gcc:bfd ' <<< "$output" | grep -q '^      known: ' || fail "no aarch64 evidence difference shown with its reason"
 }
 
 @test "aarch64: make diagrams draws a loader row from the emulated interpreter's own ld.so --list" {

@@ -52,6 +52,16 @@ cmake() { make -s -C "$COPY" --no-print-directory B="$COPY/build" "$@"; }
 	cmp -s "$COPY/expected/matrix.txt" "$BATS_TEST_TMPDIR/before" || fail "bless wrote the golden"
 }
 
+@test "an expect cell with words after its verdict and counts fails make check, naming the row" {
+	r=$(rows_expecting matrix SPLIT | head -n 1)
+	cell=$(cd "$COPY" && TOP=$COPY table_cell matrix "$r" expect)
+	sed -i "s/^\\($r *|[^|]*| *\\)$cell /\\1$cell and-more /" "$COPY/matrix/rows"
+	[ "$(cd "$COPY" && TOP=$COPY table_cell matrix "$r" expect)" = "$cell and-more" ] || fail "the edit did not take"
+	run cmake check LAB=matrix ROW="$r"
+	assert_failure
+	assert_line "check: row matrix:$r broke its expectation: its expect cell has words after the verdict and counts (\"$cell and-more\"): a cell is \"<verdict> [<who>:<n>,...]\""
+}
+
 @test "a header included from another directory reaches the toolchain check (ccache)" {
 	command -v ccache >/dev/null || skip "ccache is not installed (make test installs it)"
 	run cmake baseline LAB=fixes TOOLCHAINS=gcc:lld OUT="$BATS_TEST_TMPDIR/base"

@@ -63,6 +63,16 @@ E() { evidence_out; }
 	done
 }
 
+@test "link-error rows: no program; the linker's own line names the table the executable cannot reach without a COPY" {
+	rows=$(rows_expecting matrix link-error)
+	[ -n "$rows" ] || fail "matrix/rows expects no link-error row"
+	for r in $rows; do
+		[ ! -e "$BUILD/matrix/$r/app" ] || fail "$r: an app was linked"
+		row "$(M)" "$r" | grep -qE '^\[ld\] .*(relocation|symbol).*vx_table' || fail "$r: no linker line names vx_table"
+		assert_equal "$r $(fact "$(M)" "$r" verdict)" "$r link-error"
+	done
+}
+
 @test "copy identity: B writes copy SHARED and reads copy STATIC; A writes copy STATIC" {
 	row "$(M)" B | grep -q '^\[register -> copy=SHARED ' || fail "B: register not in SHARED"
 	row "$(M)" B | grep -q '^\[get_list <- copy=STATIC ' || fail "B: get_list not in STATIC"

@@ -94,6 +94,32 @@ verdict() { printf '%b' "$1" | "$TOP/scripts/verdict"; }
 	done
 }
 
+@test "verdict: a link refused under -z nocopyreloc is link-error naming the relocation (bfd x86-64 and aarch64, lld); gold's internal error names none: run-failed" {
+	for l in "ld.bfd: x.a(x.o): relocation R_X86_64_PC32 against symbol \`vx_table' can not be used when making a PDE object; recompile with -fPIE" \
+		"ld.bfd: x.a(x.o)(.text+0x8): unresolvable R_AARCH64_ADR_PREL_PG_HI21 relocation against symbol \`vx_table'" \
+		"ld.lld: error: unresolvable relocation R_X86_64_PC32 against symbol 'vx_table'; recompile with -fPIC or remove '-z nocopyreloc'"; do
+		run bash -c 'printf "== r: x\n[link failed: exit 1] the record:\n[ld] %s\n" "$1" | "$TOP/scripts/verdict"' _ "$l"
+		assert_line --regexp "^verdict: link-error \(the linker refused the link: .*R_[A-Z0-9_]+.*vx_table"
+	done
+	# bfd's warning before its refusal names no relocation type: not taken for the reason
+	run verdict '== r: x\n[link failed: exit 1]\n[ld] ld.bfd: x.a(x.o): warning: relocation against `vx_table'"'"' in read-only section `.text'"'"'\n[ld] ld.gold: internal error in check_non_pic, at x86_64.cc:3062\n'
+	assert_line 'verdict: run-failed (the link failed: exit 1, the linker names no symbol): no verdict'
+}
+
+@test "link-map: the members a static link extracted, from GNU ld's and gold's archive-member section (the name on its line or the next) and from lld's input sections" {
+	m=$BATS_TEST_TMPDIR/map
+	printf 'Archive member included to satisfy reference by file (symbol)\n\nd/liba.a(m.o)  app.o (foo)\nd/libbbbbbbbbbbbbbbbbbbbbbbbbbbbb.a(n.o)\n                              d/liba.a(m.o) (bar)\n\nAs-needed library included to satisfy reference by file (symbol)\n\nlibc.so.6  d/liba.a(m.o) (printf)\n' > "$m"
+	run "$TOP/scripts/link-map" "$m"
+	assert_success
+	assert_output "$(printf 'member\td/liba.a(m.o)\tapp.o\tfoo\nmember\td/libbbbbbbbbbbbbbbbbbbbbbbbbbbbb.a(n.o)\td/liba.a(m.o)\tbar')"
+	printf '             VMA              LMA     Size Align Out     In      Symbol\n            1a60             1a60       31     1         d/liba.a(m.o):(.text)\n            1a90             1a90        8     1         d/app.o:(.text)\n            2b20             2b20       10    16         d/liba.a(m.o):(.data)\n' > "$m"
+	run "$TOP/scripts/link-map" "$m"
+	assert_output "$(printf 'member\td/liba.a(m.o)\t-\t-')"
+	run "$TOP/scripts/link-map" "$BATS_TEST_TMPDIR/no-map"
+	assert_failure 2
+	assert_output "link-map: cannot read $BATS_TEST_TMPDIR/no-map"
+}
+
 @test "verdict --facts: one line per row with consumers and their counts" {
 	run bash -c "printf '== r1: x\n[w -> t@0x1]\n[rd <- t@0x2]\ncollective: discovered 0 device(s)\nNCCL consumer sees 0 device(s)\n== r2: y\n[w -> t@0x1]\n[rd <- t@0x1]\n' | '$TOP/scripts/verdict' --facts"
 	assert_output $'r1 verdict=SPLIT consumers=collective:0,NCCL-consumer:0\nr2 verdict=no-split consumers='

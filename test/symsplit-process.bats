@@ -37,7 +37,7 @@ BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-120}
     # the truth, printed by the process: A's registry holds A's device, B's (namespace 1) none
     [[ $stderr == *"pluginA sees 1 device(s)"* && $stderr == *"pluginB sees 0 device(s)"* ]]
     [[ $stderr == *" $d/A/plugin.so:local [namespace 1] $d/B/plugin.so:local;"* ]]
-    assert_line --regexp "^COPY +med +rt_get_list +in $d/app: rt_get_list in 2 live copies: $d/A/librt.so.1 \(bound by $d/A/plugin.so\), $d/B/librt.so.1 \(bound by $d/B/plugin.so\); each copy is bound by its own users"
+    assert_line --regexp "^COPY +med +rt_get_list +in $d/app: rt_get_list in 2 live copies: A/librt.so.1 \(bound by A/plugin.so\), B/librt.so.1 \(bound by B/plugin.so\); each copy is bound by its own users"
     refute_line --regexp '^SPLIT '
 }
 

@@ -155,6 +155,7 @@ struct lmod {
     int ns_scope;            /* dlmopen (--pid, --trace): 1 + the local searchlist that is its
                               * namespace's global scope (its first object's); 0: the main namespace */
     int ns;                  /* its link-map namespace as the loader numbers it: 0 the main one */
+    char *label;             /* labels.c: the path suffix that tells it apart, NULL when its name does */
 };
 struct searchlist { int *idx, *join; int n, cap; };   /* join: step it joined the global scope */
 void searchlist_push(struct searchlist *s, int idx, int join);   /* append, growing the list */
@@ -174,6 +175,10 @@ struct dlopen_req { const char *path; enum scopekind kind; int deepbind, lazy; c
 int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, int ndl, char **err);
 int image_dlopen(struct image *im, const struct dlopen_req *r, char **err);   /* one more dlopen, after the rest */
 void image_free(struct image *im);
+/* labels.c: what rows call module i: its name, or the shortest path suffix
+ * that tells it from another module of the same name (image_labels sets them) */
+void image_labels(struct image *im);
+const char *image_label(const struct image *im, int i);
 int image_promote(struct image *im, int k);   /* dlopen k becomes RTLD_GLOBAL at its step; returns the undo mark */
 void image_demote(struct image *im, int mark);
 int image_in_global(const struct image *im, int idx);

@@ -230,7 +230,10 @@ int image_dlopen(struct image *im, const struct dlopen_req *dl, char **err)
 }
 void image_free(struct image *im)
 {
-    for (int i = 0; i < im->n; i++) { free(im->mods[i].names); free(im->mods[i].deps); module_unhold(im->mods[i].m); }
+    for (int i = 0; i < im->n; i++) {
+        free(im->mods[i].names); free(im->mods[i].deps); free(im->mods[i].label);
+        module_unhold(im->mods[i].m);
+    }
     free(im->roots);
     free(im->mods);
     free(im->global.idx);

@@ -25,7 +25,7 @@ struct report *report_new(int json, FILE *json_out, int show_all)
 const int *report_counts(const struct report *r) { return r->count; }
 int report_crossed(const struct report *r) { return r->crossed; }
 
-static const char *mname(const struct image *im, int i) { return module_name(im->mods[i].m); }
+static const char *mname(const struct image *im, int i) { return image_label(im, i); }
 
 static void cat(char **s, const char *fmt, const char *a, const char *b, const char *c)
 {
@@ -209,7 +209,7 @@ static void print_capture(struct report *r, const struct image *im, const struct
     alive_because(&why, im, name, f);
     if (f->collision && it->cls == V_COLLISION && it->override)
         cat(&why, " -> a collision: one name, two entities, and a reference crossed into %s, which needs %s: "
-            "an override by design, as an interposer's (not counted harmful)%s", module_name(my), module_name(mx), "");
+            "an override by design, as an interposer's (not counted harmful)%s", mname(im, f->target), mname(im, f->x), "");
     else if (f->collision && it->cls == V_COLLISION)
         cat(&why, " -> a collision: one name, two entities, and a reference crossed (harmful: a crash is likely)%s%s%s",
             "", "", "");
@@ -322,13 +322,9 @@ static void print_partition(struct report *r, const struct image *im, const stru
     const char *name = it->name;
     const int *mods = it->pm, *users = it->pu, n = it->n;
     char *list = xstrdup(""), *jl = xstrdup("");   /* the words, and the same as JSON */
-    int paths = 0;   /* plugins all called plugin.so: name them by path */
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < i; j++) paths |= !strcmp(mname(im, mods[i]), mname(im, mods[j])) ||
-                                             !strcmp(mname(im, users[i]), mname(im, users[j]));
-    for (int i = 0; i < n; i++) {
-        const char *m = paths ? im->mods[mods[i]].m->path : mname(im, mods[i]);
-        const char *u = paths ? im->mods[users[i]].m->path : mname(im, users[i]);
+    for (int i = 0; i < n; i++) {   /* plugins all called plugin.so go by their labels: a/plugin.so */
+        const char *m = mname(im, mods[i]);
+        const char *u = mname(im, users[i]);
         char *t = xasprintf("%s%s%s (bound by %s)", list, i ? ", " : "", m, users[i] == mods[i] ? "itself" : u);
         free(list);
         list = t;

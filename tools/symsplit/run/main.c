@@ -249,6 +249,7 @@ int main(int argc, char **argv)
             im.dlsyms = dlsyms;
             if (!lv) im.obs = live ? &live->obs : NULL;
             else live_describe(lv, &im, stderr);
+            image_labels(&im);   /* before any row names a module */
             if (im.mods[0].m->is_static)
                 fprintf(stderr, "symsplit: note: %s is statically linked: nothing is bound at run time\n", exes[e]);
             if (getenv("SYMSPLIT_DEBUG"))     /* the closure in load order, for checking against ldd */
@@ -276,7 +277,7 @@ int main(int argc, char **argv)
                 /* another namespace cannot join this one's global scope (dlmopen refuses RTLD_GLOBAL) */
                 if (image_in_global(&im, im.roots[k]) || im.mods[im.roots[k]].ns_scope) continue;
                 int mark = image_promote(&im, k);
-                fs.promoted = module_name(im.mods[im.roots[k]].m);
+                fs.promoted = image_label(&im, im.roots[k]);
                 analyse_image(&fs, &im);
                 policy_grade(pol, &im, &fs);
                 report_print(r, &im, &fs);
