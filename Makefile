@@ -31,6 +31,11 @@ endif
 # caller's PATH holds, for every recipe and every test.
 export PATH := $(PATH)$(if $(filter /usr/sbin,$(subst :, ,$(PATH))),,:/usr/sbin)$(if $(filter /sbin,$(subst :, ,$(PATH))),,:/sbin)
 
+# No interpreter writes into the source tree: Python would leave a
+# __pycache__ beside each module a recipe or a test imports (survey/,
+# realworld/). Exported for every recipe and every test.
+export PYTHONDONTWRITEBYTECODE := 1
+
 # The build directory: everything the suite writes goes below it. Refused,
 # before anything runs: empty, with white space (make cannot quote a path
 # in a rule), and, resolved by realpath (symlinks, /proc/self/cwd, "..")
@@ -40,6 +45,12 @@ export PATH := $(PATH)$(if $(filter /usr/sbin,$(subst :, ,$(PATH))),,:/usr/sbin)
 # makes). A source tree whose path has white space is refused likewise.
 B ?= build
 comma := ,
+space := $(subst ,, )
+hash := \#
+define newline
+
+
+endef
 SCRIPTS := scripts
 # shq: quote a make value for a single-quoted shell word.
 shq = '$(subst ','\'',$1)'
@@ -100,8 +111,8 @@ CC ?= gcc
 ifeq ($(origin CC),default)
 CC := gcc
 endif
-# LD names the linker for -fuse-ld: bfd, gold or lld (ld, ld.bfd, ld.gold
-# and ld.lld are understood too; make's own default "ld" means bfd).
+# LD names the linker for -fuse-ld, as the toolchains table does (bfd, lld;
+# ld.bfd, ld.lld ... are understood too; make's own default "ld" means bfd).
 ifeq ($(origin LD),default)
 LD := bfd
 endif
@@ -121,7 +132,7 @@ Q := $(if $(filter 1,$(V)),,@)
 # PATH, but for the directory bats puts first in its tests' PATH (its own
 # libexec/bats-core: no toolchain there).
 tc_key := $(CC)|$(LD)|$(RUN)|$(filter-out %/bats-core,$(subst :, ,$(PATH)))
-NO_CC_GOALS := help clean distclean deps deps-cross labs check-fresh $(if $(filter command line environment,$(origin CC)),,test)
+NO_CC_GOALS := help clean distclean deps deps-cross labs toolchains check-fresh $(if $(filter command line environment,$(origin CC)),,test)
 ifneq ($(filter-out $(NO_CC_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
 # One call (scripts/toolchain --make): the check, then RUN and the binutils.
 # TOOLCHAIN_READ=<its words>: a caller that has read them for this CC and LD
@@ -284,9 +295,17 @@ FIXED_ROWS :=
 EVIDENCE_TARGETS :=
 # what a lab downloads into the build directory, kept by make clean
 DOWNLOAD_CACHES :=
-# a|b: the first of these the release has (scripts/deps); gold is its own
-# package from Debian 13 on.
-DEPS_PACKAGES := gcc binutils binutils-gold|binutils make bats bats-assert bats-support parallel clang lld ccache
+# The toolchains table (toolchains: a fact a line, comments "#"), read by
+# make itself, no process: its lines as words, blanks as $(us).
+tc_table_lines := $(subst $(us)$(us),$(us),$(subst $(us)$(us),$(us),$(subst $(space),$(us),$(file <toolchains))))
+tc_table_lines := $(filter-out $(hash)%,$(subst $(newline), ,$(tc_table_lines)))
+# Its columns, in their order, its linkers, and a linker's package.
+TC_COLUMNS := $(patsubst column$(us)%,%,$(filter column$(us)%,$(tc_table_lines)))
+TC_LINKERS := $(foreach l,$(filter linker$(us)%,$(tc_table_lines)),$(word 2,$(subst $(us), ,$l)))
+tc_package = $(word 3,$(subst $(us), ,$(filter linker$(us)$1$(us)%,$(tc_table_lines))))
+# a|b: the first of these the release has (scripts/deps).
+DEPS_PACKAGES := gcc binutils make bats bats-assert bats-support parallel clang ccache
+DEPS_PACKAGES += $(sort $(foreach t,$(TC_COLUMNS),$(call tc_package,$(lastword $(subst :, ,$t)))))
 # git: test/frame.bats keeps its copy of the tree as a repository, to ask
 # which files a change touched (a tree unpacked from an archive has no git).
 DEPS_PACKAGES += git
@@ -445,13 +464,11 @@ bless: $(call entries_prereqs,$(CHECK_ENTRIES))
 # with the expect cells. A cross compiler's column (aarch64-linux-gnu-gcc:bfd)
 # runs its programs under RUN; a lab that sets LAB.native-only to a reason is
 # left out of such a column with that reason, or only its rows listed in
-# LAB.native-only-rows are. Listed so that the first two jobs use different
-# compilers: the later toolchains then find their compiles in ccache. The
-# aarch64 column is asked for by name (TOOLCHAINS="... aarch64-linux-gnu-gcc:bfd",
-# README.md): make deps does not install the cross tools (make deps-cross
-# does), and check-upgrade
-# passes this list to a root that lacks them.
-TOOLCHAINS ?= gcc:bfd clang:lld gcc:gold clang:bfd gcc:lld
+# LAB.native-only-rows are. The columns are the toolchains table's
+# (toolchains, in its order; make toolchains lists them); the aarch64 column
+# is asked for by name (TOOLCHAINS="... aarch64-linux-gnu-gcc:bfd"): make
+# deps does not install the cross tools (make deps-cross does).
+TOOLCHAINS ?= $(TC_COLUMNS)
 tc_targets = $(foreach t,$1,tc-facts/$(subst :,+,$t))
 # The toolchain this make was started with builds where the labs always do,
 # $(B), so the check shares its work with `make matrix` and `make test`.
@@ -597,8 +614,9 @@ help:
 	@echo "  make fixed [ROW=<id>]   the fix ladder and every lab's fix rows, each against its own expect cell"
 	@echo "  make bless [LAB=<lab>]  rerun, show the golden's diff, rewrite expected/<lab>.txt (refused if a row breaks its expect cell)"
 	@echo "  make labs         the labs, one a line"
+	@echo "  make toolchains   the toolchain columns (the toolchains table) and which are installed here"
 	@echo "  make test         install missing Debian packages (make deps), run all bats tests; as a user the root-only ones skip, named"
-	@echo "  make check-toolchains   every lab under each toolchain (TOOLCHAINS=\"gcc:bfd clang:lld ...\")"
+	@echo "  make check-toolchains   every lab under each toolchain column (make toolchains; TOOLCHAINS=\"gcc:bfd clang:lld ...\")"
 	@echo "  make baseline OUT=f     record this toolchain's verdicts and evidence facts"
 	@echo "  make compare BASELINE=f rerun and print only what changed (exit 1 if anything)"
 	@echo "  make diagrams [LAB=<lab>] [ROW=<id>]  each row's modules, copies and bindings as SVG in $(B)/diagrams/"
@@ -607,14 +625,18 @@ help:
 	@echo "  make clean        remove what the suite built in $(B)/ but its download caches; make distclean those too"
 	@echo "  every lab: ROW=<id> one row, EVIDENCE=1 the facts under each row, make evidence-<lab>"
 	@echo "             (ROW= is taken by make <lab>, evidence-<lab>, check, fixed, diagrams; any other goal refuses it)"
-	@echo "  variables: CC=gcc|clang|aarch64-linux-gnu-gcc  LD=bfd|gold|lld  V=1 (show commands)  B=<build dir>  JOBS=<n> (default: all cores)"
+	@echo "  variables: CC=gcc|clang|aarch64-linux-gnu-gcc  LD=$(subst $(space),|,$(TC_LINKERS))  V=1 (show commands)  B=<build dir>  JOBS=<n> (default: all cores)"
 	@echo "             RUN=<prefix> for every program a lab starts (a cross CC: its qemu-<arch>-static)"
 
 # make labs: the labs, one a line (the tests iterate over them).
 labs:
 	@printf '%s\n' $(LABS)
+# make toolchains: the columns of make check-toolchains (TOOLCHAINS, by
+# default the toolchains table's) and whether each is installed here.
+toolchains:
+	$(Q)$(SCRIPTS)/toolchain-list installed $(TOOLCHAINS)
 
-.PHONY: evidence deps deps-cross test bench clean distclean help labs
+.PHONY: evidence deps deps-cross test bench clean distclean help labs toolchains
 
 # make check-upgrade SUITE=<debian suite>: what upgrading this machine to
 # that release changes (scripts/check-upgrade; root only). Its root is kept
@@ -628,13 +650,14 @@ HELP_LINES += "  make check-upgrade SUITE=trixie [FULL=1]   what upgrading to th
 # make check-fresh [SUITE=<suite>]: what a newcomer sees on a fresh Debian
 # root of that release (default: this machine's): the committed tree in
 # /root/src, make matrix then make test as root; then, after root's make
-# deps, the same two as an unprivileged user with the tree in its home. In
+# deps, the same two as an unprivileged user with the tree in its home;
+# then as root in a plain chroot, / no mount point (CHECK_FRESH_PASSES). In
 # an overlay over a pristine root kept in UPGRADE_CACHE (scripts/check-fresh;
 # root only): what a new machine lacks, a green make test here cannot show.
 check-fresh:
 	$(Q)$(SCRIPTS)/check-fresh $(call shq,$(SUITE)) $(call shq,$(B))
 .PHONY: check-fresh
-HELP_LINES += "  make check-fresh [SUITE=bookworm]   the README's two commands on a fresh Debian root, as root in /root/src and as a user (root)"
+HELP_LINES += "  make check-fresh [SUITE=bookworm]   the README's two commands on a fresh Debian root, as root in /root/src, as a user, and in a plain chroot (root)"
 
 # One run per build directory: every goal but these takes the build
 # directory's lock (scripts/build-dir: held until this make ends; a second
@@ -642,7 +665,7 @@ HELP_LINES += "  make check-fresh [SUITE=bookworm]   the README's two commands o
 # run refused while they are read (a bad CC, an unknown ROW) makes nothing.
 # The makes a run starts (tests, toolchain columns, make bless) share it:
 # SPLIT_STATE_LAB_LOCK names it.
-LOCK_FREE_GOALS := help labs deps deps-cross
+LOCK_FREE_GOALS := help labs toolchains deps deps-cross
 ifeq ($(DRY_RUN),)
 ifneq ($(filter-out $(LOCK_FREE_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
 ifeq ($(if $(SPLIT_STATE_LAB_LOCK),$(filter $(SPLIT_STATE_LAB_LOCK) $(SPLIT_STATE_LAB_LOCK)/%,$(B_ABS))),)

@@ -64,9 +64,11 @@ ao_link = $(CC) $(LDFLAG_FUSE) $(BASE_CFLAGS) $(EXE_PIE_CFLAGS) $(EXE_PIE_LDFLAG
 	-L$(AO)/$1 $(ao_order.$(archive-order.$1.order)) $(LINK_NOW)
 # The linker's own record of every row: which file defined and which
 # referenced each of these names (bfd writes it on stderr, gold and lld on
-# stdout), and the map with its cross-reference table.
+# stdout), and the map (scripts/diagram-link reads its members and
+# addresses). No --cref: nothing reads the cross-reference table, and mold
+# refuses the option ("unknown command line option"), so no row would link.
 AO_TRACE := vx_open_device bundled_vx_open_device vx_abi_vendor vx_abi_bundled
-ao_record = $(foreach s,$(AO_TRACE),-Wl,--trace-symbol=$s) -Wl,-Map=$(AO)/$1/link.map -Wl,--cref
+ao_record = $(foreach s,$(AO_TRACE),-Wl,--trace-symbol=$s) -Wl,-Map=$(AO)/$1/link.map
 NM      ?= nm
 OBJCOPY ?= objcopy
 

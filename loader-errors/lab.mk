@@ -176,10 +176,38 @@ $(LE)/$1/lib/libinner.so: $(call le_obj,$(LE_SRC)/inner.c,so) $(LE_TABLE)
 $(LE)/$1/lib/libouter.so: $(call le_obj,$(LE_SRC)/outer.c,so) $(LE)/$1/lib/libinner.so
 	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libouter.so -o $$@ $$< -L$$(@D) -linner $2 $$(LINK_NOW)
 $(LE)/$1/app: $(call le_obj,$(LE_SRC)/outer_app.c,exe) $(LE)/$1/lib/libouter.so
-	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/lib -louter -Wl,-rpath-link,$$(@D)/lib $$(call le_runpath,/lib) $$(LINK_NOW)
+	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/lib -louter -Wl,-rpath-link,$$(@D)/lib $$(or $$(LE_APP_RUNPATH),$$(call le_runpath,/lib)) $$(LINK_NOW)
 endef
 $(foreach r,$(call le_rows,outer),$(eval $(call le_outer,$r,)))
 $(foreach r,$(call le_rows,outer-fix),$(eval $(call le_outer,$r,$$(call le_runpath,))))
+
+# The private tree a secure-mode run copies the row into (loader-errors/run
+# --private): an absolute RUNPATH that names it is searched in secure mode,
+# where $ORIGIN in app's own RUNPATH is not.
+LE_PRIVATE := $(shell $(LE_SRC)/run --private)
+le_private_runpath = -Wl,--enable-new-dtags,-rpath,$(LE_PRIVATE)$1
+
+# outer-abs: outer-fix with app's RUNPATH absolute, <private>/lib: only
+# libouter.so's own RUNPATH says $ORIGIN.
+$(foreach r,$(call le_rows,outer-abs),$(eval $(call le_outer,$r,$$(call le_runpath,))) \
+	$(eval $(LE)/$r/app: LE_APP_RUNPATH = $$(call le_private_runpath,/lib)))
+
+# preload-abs / preload-abs-plain: libaccel.so.1 and the shim lib/libpre.so
+# (preload.c: it defines accel_driver too) in lib/, app's RUNPATH
+# <private>/lib, absolute. set-user-id lists the files the private tree
+# holds set-user-ID root: the shim (preload-abs), or none (preload-abs-plain).
+define le_preload
+$(LE)/$1/lib/libaccel.so.1: $(call le_obj,$(LE_SRC)/accel.c,so) $(LE_TABLE)
+	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libaccel.so.1 $$(LINK_NOW) -o $$@ $$<
+$(LE)/$1/lib/libpre.so: $(call le_obj,$(LE_SRC)/preload.c,so) $(LE_TABLE)
+	$$(Q)$$(LE_CC) $$(LE_SO) -Wl,-soname,libpre.so $$(LINK_NOW) -o $$@ $$<
+$(LE)/$1/set-user-id: $(LE_TABLE)
+	$$(Q)$$(dir_made) && echo $2 $$(into_target)
+$(LE)/$1/app: $(call le_obj,$(LE_SRC)/accel_app.c,exe) $(LE)/$1/lib/libaccel.so.1 $(LE)/$1/lib/libpre.so $(LE)/$1/set-user-id
+	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/lib -l:libaccel.so.1 $$(call le_private_runpath,/lib) $$(LINK_NOW)
+endef
+$(foreach r,$(call le_rows,preload-abs),$(eval $(call le_preload,$r,lib/libpre.so)))
+$(foreach r,$(call le_rows,preload-abs-plain),$(eval $(call le_preload,$r,)))
 
 # dlcaller-*: app -> lib/libcaller.so, whose code dlopens "libplug.so", kept
 # in plug/. Only app names plug/ (with lib/): as DT_RUNPATH (dlcaller-runpath)
@@ -244,9 +272,9 @@ $(eval $(call lab_entry,loader-errors,ROW,$(LE)/%/app))
 # the rows that need ldconfig, which is this machine's and reads only this
 # architecture's libraries (measured: "libaccel.so is for unknown machine 183"),
 # and the secure-mode rows: under qemu-user the kernel starts the emulator,
-# not app, so app's set-user-ID bit makes no secure mode.
+# not app, so app's set-ID bit or file capability makes no secure mode.
 loader-errors.native-only-rows := missing-soname-link-fix outside-search-path-ld-so-conf $(filter secure-mode-%,$(loader-errors.rows))
-loader-errors.native-only := ldconfig is this machine's and reads only its own architecture's libraries (the SONAME link, the private ld.so.cache); under an emulator app's set-user-ID bit makes no secure mode
+loader-errors.native-only := ldconfig is this machine's and reads only its own architecture's libraries (the SONAME link, the private ld.so.cache); under an emulator app's set-ID bit or file capability makes no secure mode
 # The rows whose expect cell means "the fix works".
 FIXED_ROWS += $(addprefix loader-errors:,version-not-found-fix glibc-too-new-fix slash-in-needed-fix \
 	missing-soname-link-fix outside-search-path-ld-library-path outside-search-path-runpath \
@@ -254,5 +282,5 @@ FIXED_ROWS += $(addprefix loader-errors:,version-not-found-fix glibc-too-new-fix
 HELP_LINES += "  make loader-errors  the loader refusing to start a program, and the fixes (ROW=<id> for one, EVIDENCE=1 for the facts)"
 # unshare (util-linux) and mount (mount) for the private cache, ldconfig
 # (libc-bin), readelf and objdump (binutils) for the facts, patchelf for the
-# fourth workaround.
-DEPS_PACKAGES += util-linux mount libc-bin binutils patchelf
+# fourth workaround, setcap (libcap2-bin) for the file-capability row.
+DEPS_PACKAGES += util-linux mount libc-bin binutils patchelf libcap2-bin

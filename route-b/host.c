@@ -6,6 +6,7 @@
  *   NAME          open NAME/plugin.so with RTLD_NOW|RTLD_LOCAL
  *   NAME=FLAGS    the same with FLAGS joined by '+': global (else local), lazy
  *                 (else now), deepbind, newlm (dlmopen into LM_ID_NEWLM),
+ *                 base (dlmopen into LM_ID_BASE, the initial namespace),
  *                 lm:OTHER (dlmopen into the namespace module OTHER is in)
  *   file:PATH     open the row's file PATH (a library, by its full path) with
  *                 RTLD_NOW|RTLD_LOCAL; no module, nothing to call
@@ -71,7 +72,7 @@ static void open_module(const char *step, const char *eq)
 	const char *flagspec = eq ? eq + 1 : "";
 	struct module *m = &modules[nmodules];
 	char path[PATH_MAX + 64], flagnames[96] = "";
-	int flags = 0, newlm = 0, global = 0;
+	int flags = 0, newlm = 0, base = 0, global = 0;
 	struct module *into = NULL;
 	size_t len = eq ? (size_t)(eq - step) : strlen(step);
 	char *spec = strdup(flagspec), *tok, *save;
@@ -87,11 +88,12 @@ static void open_module(const char *step, const char *eq)
 		else if (!strcmp(tok, "lazy"))     flags |= RTLD_LAZY;
 		else if (!strcmp(tok, "deepbind")) flags |= RTLD_DEEPBIND;
 		else if (!strcmp(tok, "newlm"))    newlm = 1;
+		else if (!strcmp(tok, "base"))     base = 1;
 		else if (!strncmp(tok, "lm:", 3)) {
 			if (!(into = find(tok + 3, strlen(tok + 3))))
 				die("lm: names a module not opened yet", tok);
 		}
-		else die("unknown open flag (global lazy deepbind newlm lm:NAME)", tok);
+		else die("unknown open flag (global lazy deepbind newlm base lm:NAME)", tok);
 	}
 	free(spec);
 	if (!(flags & RTLD_LAZY))
@@ -104,6 +106,10 @@ static void open_module(const char *step, const char *eq)
 		printf("[host] dlmopen(LM_ID_NEWLM, %s/plugin.so, %s)\n", m->name, flagnames);
 		fflush(stdout);
 		m->handle = dlmopen(LM_ID_NEWLM, path, flags);
+	} else if (base) {
+		printf("[host] dlmopen(LM_ID_BASE, %s/plugin.so, %s)\n", m->name, flagnames);
+		fflush(stdout);
+		m->handle = dlmopen(LM_ID_BASE, path, flags);
 	} else if (into) {
 		printf("[host] dlmopen(namespace %ld of %s, %s/plugin.so, %s)\n", (long)into->lmid, into->name, m->name, flagnames);
 		fflush(stdout);

@@ -134,6 +134,8 @@ endef
 # Layout rules (DIR = layouts/<layout>); every module is a prerequisite of
 # the layout's app, so building it builds the layout.
 $(foreach d,$(call rb_layout,vendored),$(foreach m,A B,$(eval $(call rb_vendored,$d,$m))))
+# vendored3: three plugins, each with the runtime compiled in.
+$(foreach d,$(call rb_layout,vendored3),$(foreach m,A B C,$(eval $(call rb_vendored,$d,$m))))
 $(foreach d,$(call rb_layout,guarded),$(foreach m,A B,$(eval $(call rb_vendored,$d,$m,$(RB_SRC)/guard.c))))
 $(foreach d,$(call rb_layout,hashed),$(foreach m,A B,$(eval $(call rb_hashed,$d,$m,$m))$(eval $(call rb_plugin,$d,$m,plugin.c,$m,hashed,$(LINK_NOW)))))
 $(foreach d,$(call rb_layout,soname),$(foreach m,A B,$(eval $(call rb_runtime,$d,$m,$m))$(eval $(call rb_plugin,$d,$m,plugin.c,$m,soname,$(LINK_NOW)))))

@@ -13,8 +13,8 @@ if [ "${RXE_IN_SANDBOX:-}" != 1 ]; then
 	# It needs / to be a mount point, which it is not in a plain chroot:
 	# then the tier cannot run, and says why (a skip, not a failure).
 	if [ "$(id -u)" = 0 ]; then
-		if ! why=$(unshare --mount --propagation private true 2>&1); then
-			echo "emulated tier needs a private mount namespace: ${why:-unshare failed} (is / a mount point? in a chroot, bind-mount its root onto itself first)" >&2
+		if ! why=$(sh "$(dirname "$0")/../scripts/private-mounts"); then
+			echo "emulated tier needs a private mount namespace: $why" >&2
 			exit 77
 		fi
 		RXE_IN_SANDBOX=1 exec unshare --mount --propagation private "$0" "$@"

@@ -125,21 +125,28 @@ tree_clone() {
 # check-fresh puts it where a newcomer would, /root/src); then proc, sys and
 # the host's /dev. The root reaches the network as this machine does: its
 # resolver and the certificates it trusts are copied in (npm's TLS, where a
-# proxy re-signs it, fails otherwise). Exit 125: the mounts failed.
+# proxy re-signs it, fails otherwise). PLAIN_ROOT=1: the root's / is a plain
+# directory, not a mount point, as in many build chroots (there no process
+# can make a private mount namespace: unshare cannot make / private): the
+# overlay or bind is of the directory holding $root, and chroot enters $root's
+# directory inside it. Exit 125: the mounts failed.
 in_root() {
 	local dir=$1; shift
 	unshare --mount --propagation private -- sh -c '
-		d=$1 r=$2 ovl=$3 tree=$4 at=$5; shift 5
+		d=$1 r=$2 ovl=$3 tree=$4 at=$5 plain=$6; shift 6
+		sub=
+		[ -n "$plain" ] && sub=/${r##*/} r=${r%/*}
 		if [ -n "$ovl" ]; then
 			mkdir -p "$ovl/upper" "$ovl/work" &&
 			mount -t overlay overlay -o "lowerdir=$r,upperdir=$ovl/upper,workdir=$ovl/work" "$d"
 		else
 			mount --bind "$r" "$d"
 		fi || exit 125
+		d=$d$sub
 		if [ -n "$tree" ]; then mkdir -p "$d$at" && mount --bind "$tree" "$d$at" || exit 125; fi
 		cp -L /etc/resolv.conf "$d/etc/resolv.conf" 2>/dev/null
 		cp -L /etc/ssl/certs/ca-certificates.crt "$d/etc/ssl/certs/ca-certificates.crt" 2>/dev/null
 		mount -t proc proc "$d/proc" && mount -t sysfs sys "$d/sys" && mount --rbind /dev "$d/dev" || exit 125
 		exec chroot "$d" /usr/bin/env -i HOME=/root LC_ALL=C.UTF-8 PATH=/usr/sbin:/usr/bin:/sbin:/bin /bin/sh "$@"' \
-		sh "$dir" "$root" "${OVERLAY-}" "${TREE-}" "${TREE_AT:-/split-state-lab}" "$@"
+		sh "$dir" "$root" "${OVERLAY-}" "${TREE-}" "${TREE_AT:-/split-state-lab}" "${PLAIN_ROOT-}" "$@"
 }

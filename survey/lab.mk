@@ -24,7 +24,7 @@ SURVEY_PYTHON_UNITS := $(call survey_units,python)
 SURVEY_ENV := env HOME=$(SURVEY_B)/home XDG_CACHE_HOME=$(SURVEY_B)/home/.cache XDG_CONFIG_HOME=$(SURVEY_B)/home/.config \
 	TMPDIR=$(SURVEY_B)/tmp npm_config_cache=$(SURVEY_B)/npm-cache npm_config_userconfig=$(SURVEY_B)/home/.npmrc \
 	npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false \
-	npm_config_omit_lockfile_registry_resolved=true PYTHONDONTWRITEBYTECODE=1 SURVEY_REAL_HOME=$(HOME)
+	npm_config_omit_lockfile_registry_resolved=true SURVEY_REAL_HOME=$(HOME)
 # npm's download cache: kept by make clean, removed by make distclean.
 DOWNLOAD_CACHES += survey/npm-cache
 SURVEY_DEBS := nodejs python3 python3-numpy python3-scipy python3-sklearn

@@ -408,3 +408,158 @@ PY
 	run quote_differs "$BATS_TEST_TMPDIR/README.md" fixes/verbs.map 4 5
 	assert_success
 }
+
+# readme_commands: each make command README.md shows, as written: the lines
+# of its code blocks that start "make " (their trailing comment taken off)
+# and its inline code spans that do; those with a placeholder (<id>,
+# [optional]) are left out: they are not meant to be typed as they stand.
+readme_commands() {
+	awk '
+		/^```/ { fence = !fence; next }
+		fence { if ($0 ~ /^make /) { sub(/ +#.*/, ""); print }; next }
+		{ s = $0; while (match(s, /`make [^`]*`/)) { print substr(s, RSTART + 1, RLENGTH - 2); s = substr(s, RSTART + RLENGTH) } }' "${1:-$TOP/README.md}" |
+		grep -v '[][<>]' | sort -u
+}
+
+@test "README.md: every make command it shows works as written in a fresh copy of the tree (make -n: the goal exists, its arguments are taken)" {
+	copy="$BATS_TEST_TMPDIR/tree"; mkdir -p "$copy"
+	(cd "$TOP" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$copy")
+	n=0
+	while read -r cmd; do
+		# the copy's own build directory and nothing handed down from this run
+		run env -u B -u MAKEFLAGS -u MAKELEVEL $(compgen -e | grep '^SPLIT_STATE_LAB_' | sed 's/^/-u /') \
+			bash -c "cd '$copy' && make -n ${cmd#make }" 2>&1
+		[ "$status" = 0 ] || fail "README.md: '$cmd' fails in a fresh copy (make -n, exit $status): $(tail -n 1 <<< "$output")"
+		n=$((n + 1))
+	done < <(readme_commands)
+	[ "$n" -ge 10 ] || fail "only $n make commands found in README.md"
+	[ ! -e "$copy/build" ] || fail "make -n wrote $copy/build"
+}
+
+@test "README.md: the command check catches a goal that does not exist" {
+	printf '```\nmake matrix\nmake no-such-goal   # a comment\n```\nand `make labs` or `make check ROW=<id>`\n' > "$BATS_TEST_TMPDIR/README.md"
+	run readme_commands "$BATS_TEST_TMPDIR/README.md"
+	assert_output $'make labs\nmake matrix\nmake no-such-goal'
+	run make -n -C "$TOP" no-such-goal
+	assert_failure
+}
+
+@test "README.md and docs/: every relative link names a file of the tree" {
+	n=0
+	for f in "$TOP/README.md" "$TOP"/docs/*.md; do
+		while read -r l; do
+			p=${l%%#*}; [ -n "$p" ] || continue
+			[ -e "$(dirname "$f")/$p" ] || fail "${f#$TOP/}: the link ($l) names no file"
+			n=$((n + 1))
+		done < <(grep -oE '\]\([^)]+\)' "$f" | sed 's/^](//; s/)$//' | grep -vE '^[a-z]+:')
+	done
+	[ "$n" -gt 10 ] || fail "only $n relative links found"
+}
+
+# tracker_refs [FILE...]: "file:line: text" of each reference to a tracker
+# number ("issue N", "issues N and M", "#N" standing for an issue) in the
+# tree's tracked text files, or in FILEs: a number means nothing to a reader
+# of the tree; say what the reference meant instead.
+tracker_refs() {
+	local re='(^|[^a-z])issues? #?[0-9]+|(^|[ (])#[0-9]+([^0-9a-z]|$)'
+	if [ $# -gt 0 ]; then grep -n -i -E "$re" "$@"; return; fi
+	git -C "$TOP" grep -n -i -I -E "$re" -- . ':!*.svg'
+}
+
+@test "no tracker numbers in code, tests and docs" {
+	git -C "$TOP" rev-parse --git-dir > /dev/null 2>&1 || skip "the tree is not a git checkout: no list of its files"
+	run tracker_refs
+	assert_output ''
+}
+
+@test "tracker numbers: the check catches an issue's number, a #number and a list of issues, not '#!' or '\$#'" {
+	# the numbers put together here, so that this file holds none
+	n=2; printf '%s\n' "a fix (issue ${n}3)" "see (#${n}) here" "Issues ${n}6 and ${n}8" '#!/bin/sh' '[ $# -gt 0 ]' "a tissue ${n}" > "$BATS_TEST_TMPDIR/f"
+	run tracker_refs "$BATS_TEST_TMPDIR/f"
+	assert_output "$(printf '%s\n' "1:a fix (issue ${n}3)" "2:see (#${n}) here" "3:Issues ${n}6 and ${n}8")"
+# ---- citations (docs/citations.md) ----
+# claim_entries FILE: one line per entry that must cite, "<name><TAB><text>":
+# in the glossary each anchor's or heading's text up to the next one, in the
+# workshop each schedule line ("| <from>-<to> | ...").
+claim_entries() {
+	case ${1##*/} in
+	workshop.md) awk '/^\| [0-9]+-[0-9]+ \|/ { print "line " FNR "\t" $0 }' "$1" ;;
+	*) awk '
+		function out() { if (name != "") print name "\t" text }
+		/^```/ { fence = !fence }
+		!fence && (match($0, /<a id="[a-z-]+"><\/a>/) || /^## /) {
+			out(); text = ""
+			if (/^## /) name = "## " substr($0, 4); else { name = substr($0, RSTART + 7, RLENGTH - 13) }
+		}
+		name != "" { text = text " " $0 }
+		END { out() }' "$1" ;;
+	esac
+}
+# citations TEXT: each citation's body, "measured<TAB>REF" or "unmeasured<TAB>WHY", one a line.
+citations() {
+	grep -oE '\[(measured|unmeasured): [^]]*\]' <<< "$1" | while IFS= read -r c; do
+		kind=${c%%:*}; kind=${kind#[}; body=${c#*: }; body=${body%]}
+		if [ "$kind" = unmeasured ]; then printf 'unmeasured\t%s\n' "$body"; continue; fi
+		tr ';' '\n' <<< "$body" | sed 's/^ *//; s/ *$//' | while IFS= read -r r; do printf 'measured\t%s\n' "$r"; done
+	done
+}
+# ref_problem REF: nothing when REF names something that exists, else why not.
+ref_problem() {
+	local r=$1 f t lab row rows
+	case $r in
+	'test/'*'.bats "'*'"')
+		f=${r%% *}; t=${r#* \"}; t=${t%\"}
+		[ -f "$TOP/$f" ] || { echo "no test file $f"; return; }
+		grep -E '^@test "' "$TOP/$f" | grep -qF -- "$t" || echo "no test in $f whose title contains \"$t\"" ;;
+	'fixture '?*)
+		[ -e "$TOP/${r#fixture }" ] || echo "no file or directory ${r#fixture }" ;;
+	[a-z]*/[A-Za-z0-9]*)
+		lab=${r%%/*}; rows=${r#*/}
+		[ -n "${_labs:-}" ] || _labs=$'\n'$(make -s -C "$TOP" --no-print-directory labs)$'\n'
+		[[ $_labs == *$'\n'"$lab"$'\n'* ]] || { echo "no lab $lab"; return; }
+		for row in ${rows//,/ }; do
+			[[ " $(table_rows "$lab") " == *" $row "* ]] || echo "no row $row in $lab's table"
+		done ;;
+	*) echo "not a citation form (docs/citations.md)" ;;
+	esac
+}
+# citation_gaps FILE: "<file> <entry>: <problem>" for each entry with no
+# citation and each citation naming nothing.
+citation_gaps() {
+	local name text kind ref p n _labs
+	_labs=$'\n'$(make -s -C "$TOP" --no-print-directory labs)$'\n'    # read once, not once per citation
+	while IFS=$'\t' read -r name text; do
+		n=0
+		while IFS=$'\t' read -r kind ref; do
+			n=$((n + 1))
+			[ "$kind" = measured ] || { [ -n "$ref" ] || echo "${1##*/} $name: [unmeasured: ] gives no reason"; continue; }
+			p=$(ref_problem "$ref"); [ -z "$p" ] || echo "${1##*/} $name: [measured: $ref]: $p"
+		done < <(citations "$text")
+		[ "$n" -gt 0 ] || echo "${1##*/} $name: states what the loader or a linker does and cites nothing (docs/citations.md)"
+	done < <(claim_entries "$1")
+}
+
+@test "citations: every glossary entry and workshop step cites the rows, tests or fixtures that measure it, and each names one that exists" {
+	for f in "$TOP/docs/glossary.md" "$TOP/docs/workshop.md"; do
+		[ "$(claim_entries "$f" | wc -l)" -gt 5 ] || fail "${f#$TOP/}: no entries found: the reader no longer matches the file"
+	done
+	gaps=$(citation_gaps "$TOP/docs/glossary.md"; citation_gaps "$TOP/docs/workshop.md")
+	[ -z "$gaps" ] || fail "$gaps"
+}
+
+@test "citations: the check catches an entry with no citation, a row that does not exist, a test title no test has, and a form it does not know" {
+	f=$BATS_TEST_TMPDIR/glossary.md
+	printf '%s\n' '# G' '<a id="a"></a>**a** — the loader does x.' '' \
+		'<a id="b"></a>**b** — y [measured: route-b/no-such-row].' \
+		'<a id="c"></a>**c** — z [measured: test/docs.bats "no such title"; LD_DEBUG shows it].' \
+		'<a id="d"></a>**d** — w [measured: route-b/dlmopen-global; test/docs.bats "citations: the check catches"; fixture docs/citations.md].' \
+		'## Heading' 'v [unmeasured: needs a kernel the suite does not have].' > "$f"
+	run citation_gaps "$f"
+	assert_line 'glossary.md a: states what the loader or a linker does and cites nothing (docs/citations.md)'
+	assert_line 'glossary.md b: [measured: route-b/no-such-row]: no row no-such-row in route-b'"'"'s table'
+	assert_line 'glossary.md c: [measured: test/docs.bats "no such title"]: no test in test/docs.bats whose title contains "no such title"'
+	assert_line 'glossary.md c: [measured: LD_DEBUG shows it]: not a citation form (docs/citations.md)'
+	refute_line --partial 'glossary.md d:'
+	refute_line --partial 'Heading'
+	[ "${#lines[@]}" -eq 4 ]
+}

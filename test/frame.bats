@@ -131,8 +131,8 @@ logging_path() {
 	assert_output ''
 }
 
-# The reproductions of issue 24: each one line, exit 2, nothing deleted or
-# written (the source tree, a scratch HOME).
+# Build directories the suite once took and must refuse: each one line,
+# exit 2, nothing deleted or written (the source tree, a scratch HOME).
 @test "B is resolved before it is guarded: a link to the tree, /proc/self/cwd, ~, \$HOME, a lab's directory are refused" {
 	home="$BATS_TEST_TMPDIR/home"; mkdir -p "$home/check" && echo mine > "$home/check/file"
 	ln -s . "$COPY/selflink"
@@ -201,7 +201,7 @@ logging_path() {
 	make -s -C "$COPY" --no-print-directory B="$b" matrix ROW="$r" RUN="$BATS_TEST_TMPDIR/slow" > "$BATS_TEST_TMPDIR/first" 2>&1 3>&- &
 	first=$!
 	for i in $(seq 50); do grep -qs '^pid' "$b/.lock" && break; sleep 0.1; done
-	# (issue 24: two check-toolchains, two make test; a clean under a build)
+	# (the races seen: two check-toolchains, two make test; a clean under a build)
 	for goal in "matrix ROW=$r" check-toolchains test clean; do
 		run make -s -C "$COPY" --no-print-directory B="$b" $goal
 		assert_equal "$status" 2
@@ -291,6 +291,16 @@ logging_path() {
 	assert_equal "$(grep -c '^gcc .*-dumpmachine' "$log")" 1
 	assert_equal "$(grep -c '^clang .*-dumpmachine' "$log")" 1
 	assert_equal "$(grep -c "^realpath -m -- $BATS_TEST_TMPDIR/b\$" "$log")" 1
+}
+
+@test "python started by make (a recipe, or a test make test runs) writes no bytecode beside the modules it imports" {
+	d="$BATS_TEST_TMPDIR/py"; mkdir -p "$d" && echo 'x = 1' > "$d/m.py"
+	run env -u PYTHONDONTWRITEBYTECODE make -s -C "$COPY" --no-print-directory B="$BATS_TEST_TMPDIR/b" \
+		--eval "imports: ; @cd '$d' && python3 -c 'import m; print(m.x)'" imports
+	assert_success
+	assert_output 1
+	run ls -A "$d"
+	assert_output m.py
 }
 
 @test "a build directory handed down outside the run that locked it is resolved and guarded again" {

@@ -171,3 +171,22 @@ written_outside_build() {
 	fi
 	ls -A "${TMPDIR:-/tmp}" | grep -iE 'node|npm|v8|pycache|\.pyc$|python|symsplit|survey|coload|split-state' | sed 's/^/tmp: /'
 }
+
+# private_mounts: whether this process can make a private mount namespace
+# (scripts/private-mounts: not in a plain chroot, a container without
+# CAP_SYS_ADMIN, nor as a user), asked once per bats run; when it cannot,
+# private_mounts_why holds the reason. need_private_mounts: skip the test by
+# that reason where it cannot.
+private_mounts() {
+	local f=${BATS_RUN_TMPDIR:?}/private-mounts
+	[ -f "$f" ] || { "$TOP/scripts/private-mounts" > "$f.$$"; mv -f "$f.$$" "$f"; }
+	private_mounts_why=
+	read -r private_mounts_why < "$f"
+	[ -z "$private_mounts_why" ]
+}
+need_private_mounts() { private_mounts || skip "needs a private mount namespace: $private_mounts_why"; }
+# unshare_fails DIR: an unshare in DIR that fails as it does in a plain chroot
+# (/ not a mount point): DIR first in PATH stands for such a machine.
+unshare_fails() {
+	mkdir -p "$1" && printf '#!/bin/sh\necho "unshare: cannot change root filesystem propagation: Invalid argument" >&2\nexit 1\n' > "$1/unshare" && chmod +x "$1/unshare"
+}

@@ -151,6 +151,18 @@ E() { evidence_out; }
 	assert_line --partial "LD_DEBUG: binding file libcollective.so [0] to app [0]: normal symbol \`vx_get_device_list'"
 }
 
+# references_sym FILE NAME: FILE's .dynsym has NAME undefined (an import).
+references_sym() { "$TOP/scripts/dynamic" "$1" | awk -F'\t' -v n="$2" '$2 == "sym" && $3 == n && $8 == "UND" { f = 1 } END { exit !f }'; }
+
+@test "exports: row A's executable exports vx_register_device, which no shared library references and libverbs_shared.so defines" {
+	d=$(rowdir A)
+	defines_sym "$d/app" vx_register_device || fail "app does not export vx_register_device"
+	defines_sym "$d/libverbs_shared.so" vx_register_device || fail "libverbs_shared.so does not define it"
+	for so in "$d"/*.so; do
+		! references_sym "$so" vx_register_device || fail "${so##*/} references it: the row no longer shows a definition alone exporting it"
+	done
+}
+
 @test "evidence C: the .so's vx_ functions are PROTECTED in .dynsym" {
 	run row "$(E)" C
 	assert_line --partial 'libverbs_shared.so: .dynsym vx_=vx_get_device_list:PROTECTED vx_register_device:PROTECTED'

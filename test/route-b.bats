@@ -36,7 +36,7 @@ cell() { table_cell route-b "$@"; }
 	done
 }
 
-@test "PARTITION rows: some table read is at an address no write went to, through the copy its reader ships (raw addresses)" {
+@test "PARTITION rows: some table read is at an address no write went to, through the copy its reader ships or one it was captured into while the copy it ships is used by no line (raw addresses)" {
 	list=$(rows_expecting route-b PARTITION)
 	[ -n "$list" ] || fail "nothing to check: rows_expecting route-b PARTITION"
 	for r in $list; do
@@ -46,9 +46,10 @@ cell() { table_cell route-b "$@"; }
 		# each read of an unwritten table ran the copy its consumer ships
 		row "$(R)" "$r" | awk -v w="$w" '
 			BEGIN { n = split(w, a, "\n"); for (i = 1; i <= n; i++) { sub(/^@/, "", a[i]); wr[a[i]] = 1 } }
+			/^\[(register|get_list) / { match($0, /copy=[^ ]+/); used[substr($0, RSTART + 5, RLENGTH - 5)] = 1 }
 			/^\[get_list <- / { match($0, /copy=[^ ]+/); c = substr($0, RSTART + 5, RLENGTH - 5); match($0, /@0x[0-9a-fA-F]+/); at = substr($0, RSTART + 1, RLENGTH - 1) }
-			/ sees [0-9]+ device/ && !(at in wr) { match($0, /ships copy=[^)]+/); if (substr($0, RSTART + 11, RLENGTH - 11) != c) { print "a reader of an unwritten table ran copy=" c ": " $0; bad = 1 } }
-			END { exit bad }' || fail "$r: a read of an unwritten table through another copy than its reader ships (a capture: SPLIT)"
+			/ sees [0-9]+ device/ && !(at in wr) { match($0, /ships copy=[^)]+/); o = substr($0, RSTART + 11, RLENGTH - 11); if (o != c) { cap[o] = c; line[o] = $0 } }
+			END { for (o in cap) if (o in used) { print "a reader of an unwritten table ran copy=" cap[o] " while its own copy=" o " is in use: " line[o]; bad = 1 }; exit bad }' || fail "$r: a read of an unwritten table through another copy than its reader ships, whose own copy is in use (a capture dividing two live copies: SPLIT)"
 	done
 }
 
@@ -165,6 +166,20 @@ cell() { table_cell route-b "$@"; }
 	m1=$(row "$(R)" dlmopen | sed -nE 's/^\[libc\] namespace 1 .*malloc@(0x[0-9a-f]+).*/\1/p')
 	[ -n "$m0" ] && [ -n "$m1" ] && [ "$m0" != "$m1" ] || fail "malloc: namespace 0 '$m0', namespace 1 '$m1'"
 	assert_line --regexp '^\[libc\] namespace 1 \(pluginB\): .* lies in an anonymous mapping$'
+}
+
+@test "dlmopen-first-deps: a new namespace's global scope is its first object and that object's dependencies; B binds T's runtime, not the copy it ships" {
+	run ev dlmopen-first-deps
+	assert_line 'LD_DEBUG=scopes: B/plugin.so [1] scope 0: T/plugin.so T/librt-<hash>.so.1 libc.so.6 ld-linux-x86-64.so.2'
+	assert_line "LD_DEBUG: binding file B/plugin.so [1] to T/librt-<hash>.so.1 [1]: normal symbol \`rt_get_list'"
+	refute_line --regexp '^LD_DEBUG: binding file .* to B/librt-'
+}
+
+@test "promoted-between: C binds the promoted B's copy, and nothing binds C's own" {
+	run ev promoted-between
+	assert_line "LD_DEBUG: binding file C/plugin.so [0] to B/plugin.so [0]: normal symbol \`rt_get_list'"
+	assert_line "LD_DEBUG: binding file A/plugin.so [0] to A/plugin.so [0]: normal symbol \`rt_register'"
+	refute_line --regexp '^LD_DEBUG: binding file .* to C/plugin\.so '
 }
 
 @test "dlmopen's cost: the host's free() takes namespace 1's block and its malloc hands it out again" {

@@ -26,7 +26,7 @@ setup_file() {
 # Tests of the emulated tier skip with its reason where it cannot run
 # (neither root nor unprivileged user namespaces).
 setup() {
-	case $BATS_TEST_DESCRIPTION in vm:* | kernel* | no\ leftovers*) return ;; esac
+	case $BATS_TEST_DESCRIPTION in vm:* | kernel* | no\ leftovers* | emulated\ tier\ cannot\ run:*) return ;; esac
 	rc=$(cat "$BATS_FILE_TMPDIR/emu.rc")
 	[ "$rc" = 77 ] && skip "$(tail -n 1 "$BATS_FILE_TMPDIR/emu.err")"
 	[ "$rc" = 0 ] || fail "emulated tier: $(tail -n 1 "$BATS_FILE_TMPDIR/emu.err")"
@@ -172,6 +172,32 @@ meets_table() {
 	assert_success
 	assert_line --regexp '^tier: emulated skipped: emulated tier needs a private mount namespace: .*mount point'
 	refute_output --partial FAILED
+}
+
+@test "emulated tier cannot run: where no private mount namespace can be made (unshare fails, as in a plain chroot), its evidence run still has every row, skipped with the reason" {
+	unshare_fails "$BATS_TEST_TMPDIR/bin"
+	PATH="$BATS_TEST_TMPDIR/bin:$PATH" sh "$TOP/rxe-variant/evidence.sh" "$BUILD/rxe-variant" "$(abi)" $(table_rows rxe) \
+		> "$BATS_TEST_TMPDIR/out" 2> "$BATS_TEST_TMPDIR/err" || fail "evidence.sh failed: $(tail -n 1 "$BATS_TEST_TMPDIR/err")"
+	for r in $(table_rows rxe); do
+		run row "$BATS_TEST_TMPDIR/out" "$r"
+		assert_line --regexp "^== $r: \[emulated tier\] "
+		# root needs a private mount namespace, a user a user namespace: either way unshare
+		assert_line --regexp '^\[skipped: emulated tier needs .*unshare.*\]$|^\[skipped: emulated tier needs root or unprivileged user namespaces'
+		refute_line --regexp '^  \| '
+	done
+	run "$TOP/scripts/verdict" --facts < "$BATS_TEST_TMPDIR/out"
+	assert_equal "$(grep -c ' verdict=skipped ' <<< "$output")" "$(table_rows rxe | wc -w)"
+	# and in check-toolchains (a stand-in for gcc:bfd's column, one row run
+	# anew): a line of the table, skipped with the reason, not missing
+	r=$(table_rows rxe | awk '{ print $1 }')
+	make -s -C "$TOP" --no-print-directory B="$BUILD" "$BUILD/toolchains/expect.tsv"
+	run env PATH="$BATS_TEST_TMPDIR/bin:$PATH" "$TOP/scripts/toolchain-facts" gcc:bfd "$BATS_TEST_TMPDIR/tc/gcc+bfd" "$BUILD" \
+		"rxe=evidence-rxe RXE_TIER=emulated ROW=$r"
+	assert_success
+	run "$TOP/scripts/toolchain-table" "$BUILD/toolchains/expect.tsv" "$BATS_TEST_TMPDIR/tc" gcc:bfd
+	assert_success
+	assert_line --regexp "^rxe:$r +$(expect_verdict rxe "$r") +- *\$"
+	assert_line --regexp "^skipped: gcc:bfd rxe:$r -- emulated tier needs "
 }
 
 @test "vm: golden: normalised guest rows equal expected/rxe-vm.txt" {

@@ -61,6 +61,22 @@ verdict() { printf '%b' "$1" | "$TOP/scripts/verdict"; }
 	assert_line --index 4 'verdict: SPLIT (written t@0x1 != read t@0x2)'
 }
 
+@test "verdict: a read captured into another copy while the copy its reader ships is used by nobody is PARTITION; with that copy in use, SPLIT" {
+	run verdict '== r: x\n[w -> copy=A t@0x1] n\n[rd <- copy=B t@0x2] n\npC sees 0 device(s) (ships copy=C)\n'
+	assert_line --index 4 'verdict: PARTITION (written t@0x1 != read t@0x2, read through copy=B, captured: copy=C, the copy its reader ships, is used by nobody)'
+	run verdict '== r: x\n[w -> copy=C t@0x1] n\n[rd <- copy=B t@0x2] n\npC sees 0 device(s) (ships copy=C)\n'
+	assert_line --index 4 'verdict: SPLIT (written t@0x1 != read t@0x2)'
+	run verdict '== r: x\n[w -> copy=A t@0x1] n\n[rd <- copy=C t@0x3] n\npD sees 0 device(s) (ships copy=C)\n[rd <- copy=B t@0x2] n\npC sees 0 device(s) (ships copy=C)\n'
+	assert_line --index 6 'verdict: SPLIT (written t@0x1 != read t@0x2)'
+}
+
+@test "verdict: a program run that printed its proof line and exited 0 after a loader line runs, and quotes the loader; without the proof line it is a loader-error" {
+	run verdict '== r: x\n$ ./app\n[app called f in libf.so] 1\n[loader: ERROR: ld.so: object x cannot be preloaded: ignored.]\n[exit 0]\n'
+	assert_line --index 5 'verdict: runs (1 run(s) called into their library and exited 0; the loader warned: ERROR: ld.so: object x cannot be preloaded: ignored.)'
+	run verdict '== r: x\n$ ./app\n[loader: ./app: error while loading shared libraries: libf.so: cannot open shared object file]\n[exit 127]\n'
+	assert_line --index 4 --partial 'verdict: loader-error ('
+}
+
 @test "verdict --must-run: fails in one line only when every row that could run failed to run" {
 	run bash -c "printf '== r1: x\n[run failed: exit 1]\n== r2: y\n[skipped: cannot run here]\n' | '$TOP/scripts/verdict' --must-run > /dev/null"
 	assert_failure
@@ -85,9 +101,21 @@ verdict() { printf '%b' "$1" | "$TOP/scripts/verdict"; }
 	assert_line 'verdict: SPLIT (written t@0x1 != read t@0x2; the loader warned: warning: copy relocation against non-copyable protected symbol `t'"'"' in `l.so'"'"')'
 }
 
-@test "verdict: a link refused for a COPY relocation of protected data is link-error in the linker's words (bfd, gold, lld)" {
+@test "dynamic: an import typed IFUNC in a file marked System V (readelf prints \"<OS specific>: 10\", as for mold's strrchr) is read as one IFUNC import" {
+	f="$BATS_TEST_TMPDIR/readelf"
+	printf '%s\n' '#!/bin/sh' "cat <<'E'" "Symbol table '.dynsym' contains 2 entries:" \
+		'   Num:    Value          Size Type    Bind   Vis      Ndx Name' \
+		'     1: 0000000000000000   129 <OS specific>: 10 GLOBAL DEFAULT  UND strrchr@GLIBC_2.2.5 (2)' \
+		'     2: 0000000000000000   200 FUNC    GLOBAL DEFAULT  UND printf@GLIBC_2.2.5 (2)' E > "$f"
+	chmod +x "$f"
+	run env LAB_READELF="$f" "$TOP/scripts/dynamic" app
+	assert_output "$(printf 'app\tsym\tstrrchr\t@GLIBC_2.2.5\tIFUNC\tGLOBAL\tDEFAULT\tUND\t129\napp\tsym\tprintf\t@GLIBC_2.2.5\tFUNC\tGLOBAL\tDEFAULT\tUND\t200')"
+}
+
+@test "verdict: a link refused for a COPY relocation of protected data is link-error in the linker's words (bfd, gold, lld, mold)" {
 	for l in "ld.bfd: x.a(x.o): copy relocation against non-copyable protected symbol \`vx_table' in l.so" \
 		"ld.gold: error: x.o: cannot make copy relocation for protected symbol 'vx_table', defined in l.so" \
+		"mold: error: x.a(x.o):(.text): cannot make copy relocation for protected symbol 'vx_table', defined in l.so; recompile with -fPIC" \
 		"ld.lld: error: cannot preempt symbol: vx_table"; do
 		run bash -c 'printf "== r: x\n[link failed: exit 1] the record:\n[ld] %s\n" "$1" | "$TOP/scripts/verdict" --facts' _ "$l"
 		assert_output 'r verdict=link-error consumers='
@@ -164,13 +192,25 @@ ao_ran()   { printf '[%s ran stack=%s at vx_open_device@0x%s] opened logical dev
 	assert_output 'r verdict=no-split consumers='
 }
 
-@test "verdict: a failed link whose record names a multiple definition is link-error (bfd, gold and lld wording)" {
+@test "verdict: a failed link whose record names a multiple definition is link-error (bfd, gold, lld and mold wording)" {
 	run verdict '== r: x\n[link failed: exit 1] the record:\n[ld] (.text+0x0): multiple definition of `vx_open_device'"'"'; a.o: first defined here\n'
 	assert_line 'verdict: link-error (the linker refused the link: vx_open_device defined twice)'
 	run verdict '== r: x\n[link failed: exit 1]\n[ld] ld.gold: error: b.a(m.o): multiple definition of '"'"'vx_open_device'"'"'\n'
 	assert_line 'verdict: link-error (the linker refused the link: vx_open_device defined twice)'
 	run verdict '== r: x\n[link failed: exit 1]\n[ld] ld.lld: error: duplicate symbol: vx_open_device\n'
 	assert_line 'verdict: link-error (the linker refused the link: vx_open_device defined twice)'
+	# mold names the two members before the symbol
+	run verdict '== r: x\n[link failed: exit 1]\n[ld] mold: error: duplicate symbol: b.a(m.o): a.a(n.o): vx_open_device\n'
+	assert_line 'verdict: link-error (the linker refused the link: vx_open_device defined twice)'
+}
+
+@test "verdict: a PIE link refused for a PC-relative reference to a library's data (-z nocopyreloc) is link-error in the linker's words (gold, lld, mold)" {
+	for l in "ld.gold: error: x.o: requires dynamic R_X86_64_PC32 reloc against 'vx_table' which may overflow at runtime; recompile with -fPIC" \
+		"ld.lld: error: unresolvable relocation R_X86_64_PC32 against symbol 'vx_table'; recompile with -fPIC or remove '-z nocopyreloc'" \
+		"mold: error: x.a(x.o):(.text): R_X86_64_PC32 relocation at offset 0x6 against symbol \`vx_table' can not be used; recompile with -fPIC"; do
+		run bash -c 'printf "== r: x\n[link failed: exit 1] the record:\n[ld] %s\n" "$1" | "$TOP/scripts/verdict" --facts' _ "$l"
+		assert_output 'r verdict=link-error consumers='
+	done
 }
 
 @test "verdict: a failed link on an undefined reference is link-error naming it (bfd and lld wording)" {

@@ -8,9 +8,6 @@ setup_file() {
 	# The status is a test of its own, so that a failed expectation is
 	# named by the test that reads it rather than by a failed setup.
 	local rc=0
-	# Python's default, whatever the caller's environment says: the survey's
-	# scripts must not write bytecode into the tree by themselves.
-	unset PYTHONDONTWRITEBYTECODE
 	written_outside_build > "$BATS_FILE_TMPDIR/outside.before"
 	make -s -C "$TOP" --no-print-directory B="$BUILD" survey-subset > "$BATS_FILE_TMPDIR/subset.out" 2>&1 || rc=$?
 	echo "$rc" > "$BATS_FILE_TMPDIR/subset.status"

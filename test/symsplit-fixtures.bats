@@ -22,7 +22,7 @@ two_copies_differ() {
     [ "$a" != "$b" ]
 }
 
-@test "symsplit: two exports sharing one private table, one interposed by the exe's archive copy, is SPLIT (issue 23)" {
+@test "symsplit: two exports sharing one private table, one interposed by the exe's archive copy, is SPLIT" {
     run two_copies_differ split-shared-table
     assert_success
     run ss "$FX/split-shared-table/app"

@@ -173,14 +173,15 @@ rb_args() {   # ROW: symsplit's arguments, one a line
 # namespace (its aux-cache on a tmpfs, as the lab's run does). A row whose
 # image dlopens by name from a library has a file "dlopens" (lab.mk): its
 # content is given as --dlopen. setuid+WORD (secure mode) is not modelled:
-# skipped; nobody+WORD (the same without the bit) is WORD.
+# skipped, as are setgid+WORD and setcap+WORD; nobody+WORD (the same without
+# the bit) is WORD.
 le_ss() {   # ROW WORD: run symsplit as the run WORD starts the row's app
     local r=$BUILD/loader-errors/$1 w=${2#trace+} dir prog=./app
     local -a env=(env -u LD_LIBRARY_PATH -u LD_PRELOAD) opt=()
     dir=$r
     w=${w#nobody+}
     case $w in
-    setuid+*) status=125 output="symsplit does not model secure mode (a set-user-ID run)"; return ;;
+    setuid+*|setgid+*|setcap+*) status=125 output="symsplit does not model secure mode (a set-ID or file-capability run)"; return ;;
     here:*) prog=./${w#here:} ;;
     elsewhere) dir=$r/elsewhere prog=../app ;;
     preload:*) opt=(--preload "./${w#preload:}") ;;

@@ -189,3 +189,55 @@ rows_of() { sed -E 's/ \[observed: [^]]*\]$/ [observed]/' <<<"$1"; }
     assert_failure 1
     assert_line --regexp "^SPLIT .* reg_count .*\[observed: plugin.so's GOT slot for reg_count holds libC.so's copy\]$"
 }
+
+# ---- a process naming files it should not, or seeing other files than ours ----
+@test "symsplit --pid: a chrooted process naming '/../../..' in its link map is read inside its root, never the host's file" {
+    bats_require_minimum_version 1.5.0
+    command -v chroot > /dev/null && [ "$(id -u)" -eq 0 ] || skip "chroot needs root"
+    r=$BATS_TEST_TMPDIR/root t=$FX/timeline x=$BATS_TEST_TMPDIR/x
+    ld=$(readlink -f /lib64/ld-linux-x86-64.so.2) libc=$(readlink -f /lib/x86_64-linux-gnu/libc.so.6)
+    [ -e "$ld" ] && [ -e "$libc" ] || skip "not an x86-64 glibc host"
+    mkdir -p "$r/lib64" "$r/lib/x86_64-linux-gnu" "$r$t" "$r$x" "$x"
+    cp "$ld" "$r/lib64/ld-linux-x86-64.so.2"
+    cp "$libc" "$r/lib/x86_64-linux-gnu/"
+    cp "$t/app" "$r$t/"
+    cp "$t/plugin.so" "$t/libB.so" "$r$x/"
+    # at the host's path of the same name: no library (the file a name leading out of the root would reach)
+    echo 'the host file' > "$x/plugin.so"
+    up=$(printf '/..%.0s' $(seq 32))
+    live_start --fifo "$r/pause" /pause chroot "$r" "$t/app" "$up$x/plugin.so"
+    ss_live
+    [ "$LIVE_STATUS" -eq 0 ]                                  # in its root: the plugin ran, no split
+    assert_success
+    [[ $stderr != *"not an ELF"* ]]
+}
+
+@test "symsplit --pid: a process in a private mount namespace is read through its root, not the host's file at the same path" {
+    bats_require_minimum_version 1.5.0
+    [ "$(id -u)" -eq 0 ] || skip "a private mount namespace with a bind mount needs root"
+    unshare -m --propagation private true 2> /dev/null || skip "no private mount namespace here: $(unshare -m --propagation private true 2>&1)"
+    d=$FX/split-protected
+    # in its namespace, libreg.so is the interposable registry (no split); on the host, the protected one (split)
+    live_start unshare -m --propagation private sh -c 'mount --bind "$0" "$1" && exec "$2"' "$FX/ok-interpose/libreg.so" "$d/libreg.so" "$d/app"
+    ss_live
+    [ "$LIVE_STATUS" -eq 0 ]
+    assert_success
+    refute_line --partial SPLIT
+    [[ $stderr == *"its files are read through /proc/$LIVE_PID/root"* ]]
+}
+
+@test "symsplit --pid: a loader deleted since it started, under another name (PT_INTERP elsewhere), is still the loader: no false NOLOAD" {
+    bats_require_minimum_version 1.5.0
+    [ "$(id -u)" = 0 ] || skip "a deleted file is read through /proc/PID/map_files, which needs root"
+    ld=$(readlink -f /lib64/ld-linux-x86-64.so.2)
+    [ -e "$ld" ] || skip "not an x86-64 glibc host"
+    t=$BATS_TEST_TMPDIR src=$TOP/tools/symsplit/dev/fixtures
+    cp "$ld" "$t/loader.so"
+    ${CC:-gcc} -O1 -I"$src" -o "$t/app" "$src/dlorder.c" -Wl,--dynamic-linker="$t/loader.so"
+    live_start "$t/app" "$FX/timeline/plugin.so"
+    rm "$t/loader.so"                                         # libc's NEEDED ld-linux-x86-64.so.2 is this object
+    ss_live
+    [ "$LIVE_STATUS" -eq 0 ]
+    assert_success
+    refute_line --partial NOLOAD
+}

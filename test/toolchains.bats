@@ -3,7 +3,8 @@
 # the baseline / compare pair an upgrade check relies on.
 load helpers
 
-ALL="gcc:bfd gcc:gold gcc:lld clang:lld clang:bfd"
+# the columns, as the toolchains table lists them
+ALL=$("$TOP/scripts/toolchain-list" columns)
 
 setup_file() {
 	load helpers
@@ -48,6 +49,27 @@ setup_file() {
 			grep -qE "^$lab:$r +$(expect_verdict "$lab" "$r") " "$BATS_FILE_TMPDIR/table" || fail "row $lab:$r missing from the table, or not expecting its cell"
 		done
 	done
+}
+
+@test "make toolchains: the toolchains table's columns in its order, each installed or not with the reason" {
+	run make -s -C "$TOP" --no-print-directory toolchains
+	assert_success
+	assert_equal "$(awk '{ print $1 }' <<< "$output")" "$ALL"
+	for tc in $(cat "$BATS_FILE_TMPDIR/installed"); do assert_line --regexp "^$tc +installed$"; done
+	run make -s -C "$TOP" --no-print-directory toolchains TOOLCHAINS="gcc:bfd gcc:no-such-ld"
+	assert_line --regexp '^gcc:bfd +installed$'
+	assert_line --regexp "^gcc:no-such-ld +not installed: linker 'no-such-ld' cannot be used by gcc -fuse-ld=no-such-ld \(LD= one of: $(echo $("$TOP/scripts/toolchain-list" linkers))\)$"
+}
+
+@test "make deps installs the package of every column's linker, as the toolchains table names it" {
+	run make -n -s -C "$TOP" --no-print-directory deps
+	n=0
+	for tc in $ALL; do
+		p=$("$TOP/scripts/toolchain-list" package "${tc#*:}") || fail "column $tc: its linker has no line in the toolchains table"
+		assert_output --partial "'$p'"
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ] || fail "the toolchains table lists no column"
 }
 
 @test "check-toolchains: no toolchain run is a failure, not a pass" {
@@ -189,6 +211,9 @@ changed: gcc:bfd rxe:capture | rxe-lab symtab: rdmacore<ver>_x_34
 	run "$TOP/scripts/check-fresh" '../etc' "$BATS_TEST_TMPDIR/b"
 	assert_failure 2
 	assert_output "check-fresh: SUITE '../etc' is not a Debian suite name"
+	CHECK_FRESH_PASSES="root jail" run "$TOP/scripts/check-fresh" bookworm "$BATS_TEST_TMPDIR/b"
+	assert_failure 2
+	assert_output "check-fresh: CHECK_FRESH_PASSES: unknown pass 'jail' (known: root user chroot)"
 	[ ! -e "$BATS_TEST_TMPDIR/b" ] || fail "a refused check wrote its build directory"
 }
 

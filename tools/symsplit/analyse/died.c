@@ -6,7 +6,7 @@
  * reference crosses in either.  This pass records how the process ended and
  * which of the modules the findings name holds the text of the last line it
  * printed (a library's own message, "GTK 2/3 symbols detected"); the policy
- * grades the rows of those modules harmful. */
+ * grades the COLLISION rows harmful. */
 #include "analyse/analyse.h"
 #include <signal.h>
 #include <stdlib.h>

@@ -25,7 +25,9 @@ void strmap_put(struct strmap *m, const char *key, void *val); /* key copied */
 /* ---- input.c: every file read goes through these (regular files only) ---- */
 struct stat;
 int open_input(const char *path, struct stat *st, char **err);    /* fd, or -1 with *err */
+int stat_input(const char *path, struct stat *st);   /* stat(2) of the file open_input would open */
 void *map_input(const char *path, struct stat *st, char **err);   /* private writable map, or NULL */
+void unmap_input(void *map, size_t size);   /* what map_input mapped */
 const char *file_kind(mode_t mode);   /* "is a FIFO, not a regular file"... */
 
 /* ---- output.c: --json-out FILE (checked, written aside, renamed) and stdout ---- */

@@ -21,6 +21,7 @@ static int needed_obj(const struct live *lv, int ns, const char *name)
         if (o->ns != ns || o->idx < 0) continue;
         if (!strcmp(o->name, name) || (!strchr(name, '/') && !strcmp(base(o->name), name))) return i;
         if (o->map && !strcmp(base(o->map->path), name)) return i;
+        if (o->soname && !strcmp(o->soname, name)) return i;
     }
     return -1;
 }

@@ -64,7 +64,7 @@ struct module *load_path(const char *path, int is_main, char **err, int *skip)
     void *hit = strmap_get(&by_path, key);
     if (hit) { free(key); if (hit == &absent) *skip = 1; return hit == &absent ? NULL : file_module(hit, err); }
     struct stat st;
-    if (stat(path, &st) < 0) {
+    if (stat_input(path, &st) < 0) {   /* a process's file: inside its root */
         if (errno == ENOENT || errno == ENOTDIR || errno == EACCES) {
             if (is_main) *err = xasprintf("%s: %s", path, strerror(errno));
             *skip = 1;

@@ -154,8 +154,11 @@ static void grade_collision(struct policy *p, const struct image *im, const stru
     free(key);
 }
 
-/* The process died with the row's modules loaded (--trace, died.c): the
- * end is the evidence, whatever the model says of the bindings: harmful. */
+/* The process died with the row's two libraries loaded (--trace, died.c):
+ * the end is the evidence, whatever the model says of the bindings:
+ * harmful.  Only different libraries (COLLISION): copies of one library
+ * (COPY, a partition) are each bound by their own users, and a dlmopen
+ * namespace's own libc is one in every such process. */
 static void died_with(struct item *it)
 {
     it->keep = K_SHOW;
@@ -188,14 +191,12 @@ void policy_grade(struct policy *p, const struct image *im, struct findings *fs)
             if (fs->promoted || (cap && cap->keep == K_SHOW && (cap->cls == V_SPLIT || cap->crossed))) { it->keep = K_DROP; break; }
             decide_copy(&d, "med");   /* the state behind each copy is proven */
             set(it, &d);
-            if (died) died_with(it);
             break;
         }
         case F_COPY:
             it->sym = it->name;
             decide_copy(&d, it->sev);
             set(it, &d);
-            if (died) died_with(it);
             break;
         case F_NOLOAD:
             it->sym = it->name;

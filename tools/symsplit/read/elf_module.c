@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -36,7 +35,7 @@ void module_free(struct module *m)
     funcstate_free(m->fstate);
     free(m->copies);   /* copies.c's fingerprint: one allocation */
     if (m->elf) elf_end(m->elf);
-    if (m->map && m->size && !m->borrowed) munmap(m->map, m->size);
+    if (m->map && m->size && !m->borrowed) unmap_input(m->map, m->size);
     free(m->needed); free(m->vers); free(m->vneeds); free(m->vdefs); free(m->defs); free(m->dups); free(m->refs); free(m->bucket);
     free(m->path); free(m->origin);
     free(m);
@@ -49,7 +48,7 @@ struct module *module_open(const char *path, int is_main, char **err, int *wrong
     void *map = map_input(path, &st, err);
     if (!map) return NULL;
     struct module *m = module_parse(map, st.st_size, path, is_main, err, wrong_arch);
-    if (!m) { munmap(map, st.st_size); return NULL; }
+    if (!m) { unmap_input(map, st.st_size); return NULL; }
     m->dev = st.st_dev;
     m->ino = st.st_ino;
     return m;

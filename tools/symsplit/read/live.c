@@ -87,8 +87,9 @@ static const struct mapping *mapping_at(const struct live *lv, uint64_t a)
 
 /* The file behind a mapping, as the process sees it: replaced on disk, the
  * mapped one (map_files); the name the process opened (l_name; the
- * executable's is "") inside its own root; maps' paths are written from the
- * reader's root, and a container's mounts may not be reachable from ours. */
+ * executable's is "") inside its own root, resolved there (open_input:
+ * "/proc/PID/root/NAME" never leads out of it); maps' paths are written from
+ * the reader's root, and a container's mounts may not be reachable from ours. */
 static char *file_of(const struct live *lv, const struct mapping *m, const char *name)
 {
     if (m->deleted || (*name && *name != '/'))
@@ -121,8 +122,9 @@ static uint64_t ldso_symbol(const struct live *lv, const char *name, char **why)
         base = m->lo;
     }
     if (!m) { *why = xstrdup("no AT_BASE mapping (no ld.so: a static executable?)"); return 0; }
-    /* maps' path is ours to open only when the process shares our root */
-    char *f = *lv->root ? file_of(lv, &(struct mapping){ m->lo, m->hi, m->path, 1 }, "") : xstrdup(m->path), *err = NULL;
+    /* maps' path is ours to open only when the process shares our root
+     * and the file is still there (deleted: the mapped one, map_files) */
+    char *f = *lv->root || m->deleted ? file_of(lv, &(struct mapping){ m->lo, m->hi, m->path, 1 }, "") : xstrdup(m->path), *err = NULL;
     int wrong_arch;
     /* parsed here and let go: the image (image_live.c) loads it through the cache */
     struct module *ld = module_open(f, 0, &err, &wrong_arch);
@@ -178,12 +180,35 @@ static int walk_chain(struct live *lv, uint64_t lm, int ns, int *cap, struct str
         GROW(lv->o, lv->n, *cap);
         /* a name is a path only for an object with a file (its dynamic section mapped) */
         char *name = repeat ? NULL : rd_str(lv, (uint64_t)l.l_name, mapping_at(lv, (uint64_t)l.l_ld) ? PATH_MAX : NAME_MAX + 1);
-        lv->o[lv->n++] = (struct lobj){ lm, l.l_addr, (uint64_t)l.l_ld, name, ns, NULL, NULL, -1, 0, 0 };
+        lv->o[lv->n++] = (struct lobj){ lm, l.l_addr, (uint64_t)l.l_ld, name, ns, NULL, NULL, -1, 0, 0, NULL };
         snprintf(key, sizeof key, "%llx", (unsigned long long)lm);
         if (!strmap_get(&lv->at, key)) strmap_put(&lv->at, key, (void *)(intptr_t)lv->n);
         lm = (uint64_t)l.l_next;
     }
     return lm ? -1 : 0;
+}
+
+/* DT_SONAME from the object's dynamic section in memory: the name ld.so
+ * matches a NEEDED against (libc's NEEDED ld-linux-x86-64.so.2 is the
+ * loader whatever its file is called: a PT_INTERP elsewhere, a deleted
+ * file).  ld.so has relocated DT_STRTAB in place; where it has not (a
+ * read-only dynamic section), the value is still an offset from l_addr. */
+static char *soname_of(const struct live *lv, const struct lobj *o)
+{
+    uint64_t strtab = 0, off = 0;
+    int have = 0;
+    for (int i = 0; o->ld && i < 4096; i++) {
+        ElfW(Dyn) d;
+        if (live_read(lv, o->ld + i * sizeof d, &d, sizeof d) || d.d_tag == DT_NULL) break;
+        if (d.d_tag == DT_STRTAB) strtab = d.d_un.d_ptr;
+        if (d.d_tag == DT_SONAME) { off = d.d_un.d_val; have = 1; }
+    }
+    if (!have || !strtab) return NULL;
+    if (strtab < o->addr) strtab += o->addr;
+    char *s = rd_str(lv, strtab + off, PATH_MAX);
+    if (*s) return s;
+    free(s);
+    return NULL;
 }
 
 static int obj_at(const struct live *lv, uint64_t lm)
@@ -217,6 +242,13 @@ static void read_global(struct live *lv)
     lv->nglobal = nl;
 }
 
+/* Are a and b two files (both there, another device or inode)? */
+static int other_file(const char *a, const char *b)
+{
+    struct stat x, y;
+    return stat(a, &x) == 0 && stat(b, &y) == 0 && (x.st_dev != y.st_dev || x.st_ino != y.st_ino);
+}
+
 struct live *live_open(const char *pid, char **err)
 {
     struct live *lv = xcalloc(1, sizeof *lv);
@@ -229,10 +261,13 @@ struct live *live_open(const char *pid, char **err)
                          strerror(errno));
         goto fail;
     }
-    /* another root (chroot, container): its files, not ours */
-    struct stat a, b;
+    /* another root (chroot, container) or another mount namespace (the
+     * same path, another file): its files, not ours, each resolved inside
+     * its root (open_input: a name it wrote cannot lead out of it) */
     p = xasprintf("/proc/%s/root", pid);
-    lv->root = stat(p, &a) == 0 && stat("/", &b) == 0 && (a.st_dev != b.st_dev || a.st_ino != b.st_ino) ? p : (free(p), xstrdup(""));
+    char *ns = xasprintf("/proc/%s/ns/mnt", pid);
+    lv->root = other_file(p, "/") || other_file(ns, "/proc/self/ns/mnt") ? p : (free(p), xstrdup(""));
+    free(ns);
     if (read_maps(lv, err)) goto fail;
     uint64_t dbg = find_r_debug(lv, err);
     if (!dbg) goto fail;
@@ -262,6 +297,7 @@ struct live *live_open(const char *pid, char **err)
         if (!o->name) continue;   /* a repeat: no file, no module */
         /* the executable's l_name is ""; the vDSO's dynamic section is in no file */
         if ((o->map = mapping_at(lv, o->ld))) o->file = file_of(lv, o->map, o->name);
+        if (o->map) o->soname = soname_of(lv, o);
     }
     read_global(lv);
     return lv;

@@ -28,11 +28,12 @@ struct lobj {                /* one link-map entry */
     char *file;              /* where symsplit reads it */
     int idx;                 /* image index, -1 none */
     uint64_t lo, hi;         /* its PT_LOAD span in the process */
+    char *soname;            /* its DT_SONAME as loaded, or NULL */
 };
 struct live {
     char *pid;
     int fd;                  /* /proc/PID/mem */
-    char *root;              /* "/proc/PID/root" when the process has another root, else "" */
+    char *root;              /* "/proc/PID/root" when the process has another root or mount namespace, else "" */
     struct mapping *maps; int nmaps;
     struct lobj *o; int n;
     int nns;

@@ -31,7 +31,9 @@
 #include <pthread.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sched.h>
 #include <sys/prctl.h>
+#include <time.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,30 +198,50 @@ static void forward(int sig)
 }
 
 /* What CMD started and left running (a wrapper script's program, a helper
- * it forked) is re-parented to symsplit, the subreaper: SIGTERM, 3 s, SIGKILL,
- * reaped.  Returns how many there were. */
+ * it forked) is re-parented to symsplit, the subreaper, as each parent
+ * dies: SIGTERM to each child, then from 3 s on SIGKILL to every child,
+ * again and again, until none is left (waitpid's ECHILD: a descendant still
+ * running always has a parent in the tree, and the last one alive is ours).
+ * Only our own children are signalled: a child's PID cannot be reused
+ * before we reap it.  A chain that forks and exits is caught within
+ * microseconds of each fork.  (No PID namespace: CMD would run as PID 1,
+ * and a user may not have one in a chroot.)  Returns how many there were. */
+#define REAP_GRACE_MS 3000
+#define REAP_GIVE_UP_MS 30000
+static long ms_since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
 static int reap_rest(void)
 {
     char *list = xasprintf("/proc/self/task/%d/children", (int)getpid());
-    int left = 0;
-    for (int polls = 0; polls < 100; polls++) {
+    int left = -1;
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (long ms = 0; ms < REAP_GIVE_UP_MS; ms = ms_since(&t0)) {
         pid_t w = waitpid(-1, NULL, WNOHANG);
-        if (w > 0) continue;
-        if (w < 0 && errno == EINTR) continue;
+        if (w > 0 || (w < 0 && errno == EINTR)) continue;
         if (w < 0) break;                  /* ECHILD: none left */
         FILE *f = fopen(list, "r");
         int p, n = 0;
         while (f && fscanf(f, "%d", &p) == 1) {
             n++;
-            if (polls == 0) kill(p, SIGTERM);
-            if (polls == 60) kill(p, SIGKILL);
+            if (left < 0) kill(p, SIGTERM);
+            else if (ms >= REAP_GRACE_MS) kill(p, SIGKILL);
         }
         if (f) fclose(f);
-        if (!polls) left = n;
-        usleep(50000);
+        if (left < 0) left = n;
+        if (ms < REAP_GRACE_MS) usleep(50000);
+        else sched_yield();
     }
+    if (waitpid(-1, NULL, WNOHANG) >= 0)
+        fprintf(stderr, "symsplit: note: --trace: processes it started are still running after %d s of SIGKILL (uninterruptible?)\n",
+                (REAP_GIVE_UP_MS - REAP_GRACE_MS) / 1000);
     free(list);
-    return left;
+    return left < 0 ? 0 : left;
 }
 
 /* What CMD's process tree prints (stdout and stderr, one pipe) is passed
@@ -321,36 +343,117 @@ static int run(const char *exe, char *const *cmd, const char *out, int *status, 
     return 0;
 }
 
+/* The private directory: made by mkdtemp, then held open, and every file
+ * in it reached through that descriptor (openat, unlinkat): whatever CMD or
+ * another user of a shared TMPDIR puts at its name (a symlink to a
+ * directory of someone else's), symsplit reads and removes only what is in
+ * the directory it made.  Its name is removed last, only while it still is
+ * that directory. */
+struct tmpdir { int parent, fd; char *path; const char *name; struct stat st; };
+
+static int tmpdir_make(struct tmpdir *d, char **err)
+{
+    const char *tmp = getenv("TMPDIR");
+    *d = (struct tmpdir){ -1, -1, xasprintf("%s/symsplit-trace.XXXXXX", tmp && *tmp ? tmp : "/tmp"), NULL, { 0 } };
+    if (!mkdtemp(d->path)) { *err = xasprintf("--trace: %s: %s", d->path, strerror(errno)); return -1; }
+    char *slash = strrchr(d->path, '/');
+    *slash = 0;
+    d->parent = open(*d->path ? d->path : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    *slash = '/';
+    d->name = slash + 1;
+    if (d->parent >= 0) d->fd = openat(d->parent, d->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (d->fd >= 0 && !fstat(d->fd, &d->st) && d->st.st_uid == geteuid() && !(d->st.st_mode & 077)) return 0;
+    /* replaced between mkdtemp and open: not ours to remove */
+    *err = xasprintf("--trace: %s: %s", d->path, d->fd < 0 ? strerror(errno) : "replaced as it was made (not a private directory)");
+    if (d->fd >= 0) close(d->fd);
+    if (d->parent >= 0) close(d->parent);
+    d->fd = d->parent = -1;
+    return -1;
+}
+
+/* Everything under dir, through descriptors, never following a link. */
+static void empty_dir(int dir, int depth)
+{
+    int fd = dup(dir);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    struct dirent *e;
+    if (!d) { if (fd >= 0) close(fd); return; }
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        if (!unlinkat(dir, e->d_name, 0) || errno != EISDIR || depth >= 16) continue;
+        int sub = openat(dir, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (sub >= 0) { empty_dir(sub, depth + 1); close(sub); }
+        unlinkat(dir, e->d_name, AT_REMOVEDIR);
+    }
+    closedir(d);
+}
+
+static void tmpdir_remove(struct tmpdir *d)
+{
+    struct stat now;
+    empty_dir(d->fd, 0);
+    if (!fstatat(d->parent, d->name, &now, AT_SYMLINK_NOFOLLOW) && now.st_dev == d->st.st_dev && now.st_ino == d->st.st_ino)
+        unlinkat(d->parent, d->name, AT_REMOVEDIR);
+    else
+        fprintf(stderr, "symsplit: note: --trace: %s was moved or replaced while the program ran: emptied, its name left as found\n", d->path);
+    close(d->fd);
+    close(d->parent);
+    free(d->path);
+}
+
+/* The record is the loader's text: a regular file, at most RECORD_MAX
+ * bytes (ls writes 60 kB, a desktop program a few MB), read within
+ * RECORD_SECONDS; a FIFO, a link (to /dev/zero, /dev/urandom) or a file
+ * that keeps growing is no record.  A signal stops the reading. */
+#define RECORD_MAX (1L << 30)
+#define RECORD_SECONDS 60
+static int read_record(struct record *r, int dir, const char *name, char **err)
+{
+    int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 && errno == ENOENT) return 0;   /* CMD ran nothing dynamic (a static program) */
+    if (fd < 0) { *err = xasprintf("--trace: the loader's record %s: %s", name, errno == ELOOP ? "is a symbolic link, not a regular file" : strerror(errno)); return -1; }
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > RECORD_MAX) {
+        *err = xasprintf("--trace: the loader's record %s: %s", name, S_ISREG(st.st_mode) ? "larger than 1 GiB" : file_kind(st.st_mode));
+        close(fd);
+        return -1;
+    }
+    FILE *in = fdopen(fd, "r");
+    char *buf = NULL;
+    size_t cap = 0;
+    off_t total = 0;
+    ssize_t k;
+    char *why = NULL;
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (long no = 0; !caught && !why && (k = getline(&buf, &cap, in)) > 0; no++) {
+        if ((total += k) > st.st_size) why = xasprintf("--trace: the loader's record %s: grew while read", name);
+        else if (!(no & 4095) && ms_since(&t0) > RECORD_SECONDS * 1000)
+            why = xasprintf("--trace: the loader's record %s: not read in %d s", name, RECORD_SECONDS);
+        buf[strcspn(buf, "\n")] = 0;
+        char *s = strchr(buf, ':');
+        if (!s) continue;
+        s++;
+        while (*s == ' ' || *s == '\t') s++;
+        line(r, s);
+    }
+    fclose(in);
+    free(buf);
+    if (why) *err = why;
+    return why ? -1 : 0;
+}
+
 /* Reads the record of CMD's own process (ld.PID: a process it started
- * writes its own), then removes every file and dir. */
-static void collect(struct trace *t, const char *argv0, const char *dir, pid_t pid)
+ * writes its own), then removes every file and the directory. */
+static int collect(struct trace *t, const char *argv0, struct tmpdir *d, pid_t pid, char **err)
 {
     struct record r = { .t = t, .argv0 = argv0 };
     char *mine = xasprintf("ld.%d", (int)pid);
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-        if (e->d_name[0] == '.') continue;
-        char *f = xasprintf("%s/%s", dir, e->d_name), *buf = NULL;
-        size_t cap = 0;
-        FILE *in = caught || strcmp(e->d_name, mine) ? NULL : fopen(f, "r");
-        while (in && getline(&buf, &cap, in) > 0) {
-            buf[strcspn(buf, "\n")] = 0;
-            char *s = strchr(buf, ':');
-            if (!s) continue;
-            s++;
-            while (*s == ' ' || *s == '\t') s++;
-            line(&r, s);
-        }
-        if (in) fclose(in);
-        free(buf);
-        unlink(f);
-        free(f);
-    }
-    if (d) closedir(d);
-    rmdir(dir);
+    int rc = caught || !pid ? 0 : read_record(&r, d->fd, mine, err);
     free(mine);
     finish(&r);
+    tmpdir_remove(d);
+    return rc;
 }
 
 int trace_run(char *const *cmd, struct trace *t, char **err)
@@ -360,10 +463,9 @@ int trace_run(char *const *cmd, struct trace *t, char **err)
     if (!(t->exe = which(cmd[0]))) { *err = xasprintf("--trace: %s: command not found", cmd[0]); return -1; }
     if (stat(t->exe, &st) < 0) { *err = xasprintf("--trace: %s: %s", t->exe, strerror(errno)); return -1; }
     if (!S_ISREG(st.st_mode)) { *err = xasprintf("--trace: %s: %s", t->exe, file_kind(st.st_mode)); return -1; }
-    const char *tmp = getenv("TMPDIR");
-    char *dir = xasprintf("%s/symsplit-trace.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir)) { *err = xasprintf("--trace: %s: %s", dir, strerror(errno)); free(dir); return -1; }
-    char *out = xasprintf("%s/ld", dir);
+    struct tmpdir dir;
+    if (tmpdir_make(&dir, err)) return -1;
+    char *out = xasprintf("%s/ld", dir.path);
     struct sigaction sa = { .sa_handler = forward }, old[3];   /* no SA_RESTART: waitpid returns */
     const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
     sigemptyset(&sa.sa_mask);
@@ -373,9 +475,8 @@ int trace_run(char *const *cmd, struct trace *t, char **err)
     }
     pid_t pid = 0;
     int rc = run(t->exe, cmd, out, &t->status, &pid, &t->said, err);
-    collect(t, cmd[0], dir, pid);
+    if (collect(t, cmd[0], &dir, rc ? 0 : pid, rc ? &(char *){ NULL } : err)) rc = -1;
     for (int i = 0; i < 3; i++) sigaction(sigs[i], &old[i], NULL);
-    free(dir);
     free(out);
     if (caught) {   /* default action restored: dies of it, as CMD did */
         raise(caught);

@@ -430,9 +430,9 @@ void report_print(struct report *r, const struct image *im, const struct finding
     int tied = 0;
     for (int i = 0; i < fs->n; i++) tied |= fs->v[i].keep == K_SHOW && (fs->v[i].died || fs->v[i].cls == V_SPLIT);
     if (r->died && !tied && !fs->promoted)
-        fprintf(stderr, "symsplit: note: --trace: the process %s %d, with no two libraries with names in common loaded "
-                        "(no split, collision or copy): no finding ties its end to one\n", fs->died.how == DIED_SIGNAL ? "was killed by signal" : "exited with status",
-                fs->died.code);
+        fprintf(stderr, "symsplit: note: --trace: the process %s %d with no split and no two different libraries "
+                        "sharing names loaded: no finding ties its end to one\n",
+                fs->died.how == DIED_SIGNAL ? "was killed by signal" : "exited with status", fs->died.code);
     for (int i = 0; i < fs->n; i++) {
         const struct item *it = &fs->v[i];
         if (it->keep != K_SHOW) continue;
