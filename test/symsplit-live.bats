@@ -6,6 +6,7 @@
 # exit status is the truth (0: one registry, 1: split).  teardown kills what
 # is still running.
 load helpers
+load symsplit-pause
 BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-120}
 
 setup_file() {
@@ -16,37 +17,11 @@ setup_file() {
 # symsplit under the sanitizers (leaks aside, as in the symsplit-*.bats files): a finding there fails the test
 ss() { timeout -k 2 60 env ASAN_OPTIONS=detect_leaks=0 "$SAN" "$@"; }
 
-# live_start [--fifo IN-PROCESS-PATH] CMD...: CMD paused after its bindings;
-# LIVE_PID is the paused process (it prints "paused PID").
-live_start() {
-    local inside
-    LIVE_FIFO=$BATS_TEST_TMPDIR/pause LIVE_OUT=$BATS_TEST_TMPDIR/live.out
-    [ "$1" = --fifo ] && { LIVE_FIFO=$2 inside=$3; shift 3; }
-    mkfifo "$LIVE_FIFO"
-    FIXTURE_PAUSE=${inside:-$LIVE_FIFO} "$@" > "$LIVE_OUT" 2>&1 3>&- &
-    LIVE_JOB=$!
-    for _ in $(seq 200); do grep -q '^paused ' "$LIVE_OUT" && break; sleep 0.05; done
-    LIVE_PID=$(sed -n 's/^paused //p' "$LIVE_OUT")
-    [ -n "$LIVE_PID" ] || { cat "$LIVE_OUT"; return 1; }
-}
-# live_end: release it; its exit status, the truth, in LIVE_STATUS
-live_end() {
-    timeout 5 sh -c 'echo > "$1"' _ "$LIVE_FIFO"
-    LIVE_STATUS=0
-    wait "$LIVE_JOB" || LIVE_STATUS=$?
-    LIVE_JOB=
-}
 # ss_live [OPTION...]: symsplit on the paused process (its table in output,
 # its notes in stderr), then the process released (live_end)
 ss_live() {
     run --separate-stderr ss "$@" --pid "$LIVE_PID"
     live_end
-}
-teardown() {
-    [ -z "${LIVE_JOB:-}" ] && return 0
-    kill "$LIVE_JOB" 2> /dev/null || true
-    [ -n "${LIVE_PID:-}" ] && kill "$LIVE_PID" 2> /dev/null || true
-    wait "$LIVE_JOB" 2> /dev/null || true
 }
 
 @test "symsplit --pid: two exports on one private table (one interposed by the exe's archive copy): SPLIT, the other name's binding observed" {

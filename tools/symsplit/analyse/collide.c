@@ -21,11 +21,15 @@
 #include "analyse/analyse.h"
 #include <elf.h>
 #include <stdlib.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
+/* Only pairs that share a name are kept, in a map: an n-by-n table of a
+ * process with thousands of plugins is gigabytes. */
 struct pairs {
     const struct image *im;
-    int *ix;                 /* ix[a * n + b], a < b: index into p + 1, 0 none */
+    struct strmap ix;        /* "a b", a < b -> index into p + 1 */
     struct collision *p; int np, cap;
 };
 
@@ -33,14 +37,15 @@ struct pairs *pairs_new(const struct image *im)
 {
     struct pairs *ps = xcalloc(1, sizeof *ps);
     ps->im = im;
-    ps->ix = xcalloc((size_t)im->n * im->n, sizeof *ps->ix);
     return ps;
 }
 
 void pairs_free(struct pairs *ps)
 {
     if (!ps) return;
-    free(ps->ix);
+    for (size_t i = 0; i < ps->ix.cap; i++) free(ps->ix.keys[i]);
+    free(ps->ix.keys);
+    free(ps->ix.vals);
     free(ps->p);
     free(ps);
 }
@@ -48,14 +53,25 @@ void pairs_free(struct pairs *ps)
 static struct collision *pair(struct pairs *ps, int a, int b, int create)
 {
     if (a > b) { int t = a; a = b; b = t; }
-    int *slot = &ps->ix[(size_t)a * ps->im->n + b];
-    if (!*slot) {
+    char key[32];
+    snprintf(key, sizeof key, "%d %d", a, b);
+    intptr_t slot = (intptr_t)strmap_get(&ps->ix, key);
+    if (!slot) {
         if (!create) return NULL;
         GROW(ps->p, ps->np, ps->cap);
         ps->p[ps->np] = (struct collision){ .a = a, .b = b, .first = -1 };
-        *slot = ++ps->np;
+        slot = ++ps->np;
+        strmap_put(&ps->ix, key, (void *)slot);
     }
-    return &ps->p[*slot - 1];
+    return &ps->p[slot - 1];
+}
+
+/* Could a and b be two different libraries?  Only two SONAMEs that differ
+ * (decide()): a pair of copies of one library, or of plugins without a
+ * SONAME, is never counted. */
+static int may_differ(const struct module *a, const struct module *b)
+{
+    return a->soname && b->soname && strcmp(a->soname, b->soname);
 }
 
 /* A definition that takes part in a namesake count: exported, a function or
@@ -78,10 +94,15 @@ static const char *vname(const struct module *m, const struct def *d)
 void pairs_count(struct pairs *ps, const char *name, const int *dm, const int *dk, int nd)
 {
     const struct image *im = ps->im;
+    int *s = xcalloc(nd ? nd : 1, sizeof *s), ns = 0;   /* the definers with a SONAME, in order */
     for (int i = 0; i < nd; i++)
-        for (int j = i + 1; j < nd; j++) {
+        if (im->mods[dm[i]].m->soname) s[ns++] = i;
+    for (int si = 0; si < ns; si++)
+        for (int sj = si + 1; sj < ns; sj++) {
+            int i = s[si], j = s[sj];
             if (dm[i] == dm[j]) continue;
             const struct module *A = im->mods[dm[i]].m, *B = im->mods[dm[j]].m;
+            if (!may_differ(A, B)) continue;
             const struct def *da = &A->defs[dk[i]], *db = &B->defs[dk[j]];
             if (!counts(da) || !counts(db)) continue;
             const char *va = vname(A, da), *vb = vname(B, db);
@@ -92,6 +113,7 @@ void pairs_count(struct pairs *ps, const char *name, const int *dm, const int *d
             /* a C++ runtime name is a bundled copy of the runtime, never another interface */
             if (!va != !vb && !runtime_name(name)) c->unver[(c->a == dm[i]) == !va ? 0 : 1]++;
         }
+    free(s);
 }
 
 /* A SONAME's base and its version: "libgtk-3.so.0" -> "libgtk" and "-3.so.0",

@@ -22,17 +22,25 @@
 struct group {
     const char *name;
     struct binding *b; int n, cap;
-    int *dm, *dk; int nd, dcap;      /* the definers: module index, def index */
+    int *dm, *dk; int nd, dcap;      /* the definers: module index (ascending), def index */
+    int *used;                       /* used[k]: the first binding of definer k at its best confidence, -1 none */
 };
 struct slot { const char *name; uint32_t hash; int ndef, last, group; };
 struct names { struct slot *s; size_t mask; };
 
+/* x's best self-binding of a name y defines (component()), memoised per
+ * pair asked: a map, not an n-by-n table (a process of thousands of
+ * modules asks about few pairs) */
+struct comp { signed char conf; char how; const char *name; };
+/* r's dependency closure: its module indices, ascending */
+struct closure { int *idx; int n; };
+
 struct ctx {
     const struct image *im;
     struct group *g; int ng, gcap;
-    unsigned char **closure;         /* closure[r][i]: module i is in r's dependency closure */
-    signed char *comp;               /* comp[x * n + y]: x's best self-binding of a name y defines, -1 none, -2 unknown */
-    const char **comp_name; char *comp_how;
+    struct closure *closure;         /* closure[r], made on first use (idx NULL: not yet) */
+    int *seen, stamp;                /* closure_of's marks, one int per module */
+    struct strmap comp;              /* "x y" -> struct comp */
     struct binding *handles; int nhandles, hcap;   /* what the host dlsyms, for component() */
     struct pairs *pairs;             /* different libraries sharing names (collide.c) */
 };
@@ -79,6 +87,7 @@ static int same_interface(const struct module *a, const struct def *da, const st
     return !va || !vb || !strcmp(va, vb);
 }
 
+
 /* Does m reference name without a version?  Such a reference takes a
  * definition under any lone version node (bind.c's match, as glibc's
  * check_match): whatever node the two copies sit under, it binds either, so
@@ -91,29 +100,46 @@ static int unversioned_ref(const struct module *m, const char *name)
     return 0;
 }
 
-static const unsigned char *closure_of(struct ctx *c, int r)
+static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+/* Breadth-first over the resolved deps, then sorted: the members ascending,
+ * so that capture() meets the definers in the group's own order. */
+static const struct closure *closure_of(struct ctx *c, int r)
 {
-    if (c->closure[r]) return c->closure[r];
-    int n = c->im->n, *q = xcalloc(n, sizeof *q), nq = 0;
-    unsigned char *in = xcalloc(n, 1);
-    in[r] = 1;
-    q[nq++] = r;
-    for (int i = 0; i < nq; i++) {
+    struct closure *cl = &c->closure[r];
+    if (cl->idx) return cl;
+    int cap = 8, n = 0, *q = xcalloc(cap, sizeof *q);
+    c->stamp++;   /* c->seen[i] == c->stamp: i is in this closure */
+    c->seen[r] = c->stamp;
+    q[n++] = r;
+    for (int i = 0; i < n; i++) {
         const struct lmod *l = &c->im->mods[q[i]];
-        for (int k = 0; k < l->ndeps; k++)
-            if (!in[l->deps[k]]) { in[l->deps[k]] = 1; q[nq++] = l->deps[k]; }
+        for (int k = 0; k < l->ndeps; k++) {
+            if (c->seen[l->deps[k]] == c->stamp) continue;
+            c->seen[l->deps[k]] = c->stamp;
+            GROW(q, n, cap);
+            q[n++] = l->deps[k];
+        }
     }
-    free(q);
-    return c->closure[r] = in;
+    qsort(q, n, sizeof *q, cmp_int);
+    cl->idx = q;
+    cl->n = n;
+    return cl;
+}
+
+static int in_closure(const struct closure *cl, int x)
+{
+    return bsearch(&x, cl->idx, cl->n, sizeof x, cmp_int) != NULL;
 }
 
 /* x binds its own copy of some other name that y defines too: x's copy of the
  * shared code is running.  Best evidence, memoised per module pair. */
 static int component(struct ctx *c, int x, int y, const char **name, int *how)
 {
-    int n = c->im->n;
-    signed char *m = &c->comp[x * n + y];
-    if (*m == -2) {
+    char key[32];
+    snprintf(key, sizeof key, "%d %d", x, y);
+    struct comp *m = strmap_get(&c->comp, key);
+    if (!m) {
         struct module *X = c->im->mods[x].m, *Y = c->im->mods[y].m;
         int best = -1, bhow = 0, conf, h;
         const char *bname = NULL;
@@ -133,29 +159,49 @@ static int component(struct ctx *c, int x, int y, const char **name, int *how)
             if (!self_binding(X, k, &h, &conf) || h == H_BSYMFUNC) continue;
             if (best < 0 || conf < best) { best = conf; bhow = h; bname = d->name; }
         }
-        *m = best;
-        c->comp_name[x * n + y] = bname;
-        c->comp_how[x * n + y] = bhow;
+        m = xcalloc(1, sizeof *m);
+        *m = (struct comp){ best, bhow, bname };
+        strmap_put(&c->comp, key, m);
     }
-    *name = c->comp_name[x * n + y];
-    *how = c->comp_how[x * n + y];
-    return *m;
+    *name = m->name;
+    *how = m->how;
+    return m->conf;
 }
 
-/* Is x's definition xd still in use?  Best evidence first. */
-static int alive(struct ctx *c, const struct group *gr, int x, int xd, int y, int name_only, struct finding *f)
+/* The first definer of gr in module x or after it (dm ascending). */
+static int first_definer(const struct group *gr, int x)
 {
-    int best = -1;
+    int lo = 0, hi = gr->nd;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (gr->dm[mid] < x) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+
+/* Each definer's strongest binding, the first of equals: one pass over the
+ * bindings instead of one per question. */
+static void index_used(struct group *gr)
+{
+    gr->used = xcalloc(gr->nd ? gr->nd : 1, sizeof *gr->used);
+    for (int k = 0; k < gr->nd; k++) gr->used[k] = -1;
     for (int i = 0; i < gr->n; i++) {
         const struct binding *b = &gr->b[i];
-        if (b->target != x || b->def != xd) continue;
-        int conf = b->conf;
-        if (best < 0 || conf < best) {
-            best = conf;
-            f->ev_how = b->how;
-            f->ev_binder = b->binder;
-            f->ev_name = NULL;
-        }
+        for (int k = first_definer(gr, b->target); k < gr->nd && gr->dm[k] == b->target; k++)
+            if (gr->dk[k] == b->def && (gr->used[k] < 0 || b->conf < gr->b[gr->used[k]].conf)) gr->used[k] = i;
+    }
+}
+
+/* Is definer k's definition (x's xd) still in use?  Best evidence first. */
+static int alive(struct ctx *c, const struct group *gr, int k, int y, int name_only, struct finding *f)
+{
+    int best = -1, x = gr->dm[k];
+    if (gr->used[k] >= 0) {
+        const struct binding *b = &gr->b[gr->used[k]];
+        best = b->conf;
+        f->ev_how = b->how;
+        f->ev_binder = b->binder;
+        f->ev_name = NULL;
     }
     if (best != C_CERTAIN && !name_only) {
         const char *nm;
@@ -168,6 +214,30 @@ static int alive(struct ctx *c, const struct group *gr, int x, int xd, int y, in
         }
     }
     return best;
+}
+
+/* The next definer of gr, after k, in module closure cl (ascending, as a
+ * walk over every definer would meet them); gr->nd when none is left.
+ * From the smaller side: a process of thousands of plugins has thousands
+ * of definers of their entry point, each plugin a closure of a few. */
+static int next_in_closure(const struct group *gr, const struct closure *cl, int k)
+{
+    if (++k >= gr->nd) return gr->nd;
+    if (gr->nd - k <= cl->n) {
+        while (k < gr->nd && !in_closure(cl, gr->dm[k])) k++;
+        return k;
+    }
+    int lo = 0, hi = cl->n;   /* the first closure member >= dm[k] */
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (cl->idx[mid] < gr->dm[k]) lo = mid + 1; else hi = mid;
+    }
+    for (; lo < cl->n; lo++) {
+        int j = first_definer(gr, cl->idx[lo]);
+        if (j < k) j = k;
+        if (j < gr->nd && gr->dm[j] == cl->idx[lo]) return j;
+    }
+    return gr->nd;
 }
 
 static int weak_func(const struct def *d) { return d->kind == K_FUNC && d->bind == STB_WEAK; }
@@ -195,12 +265,13 @@ static int direct_dep(const struct image *im, int r, int x)
 }
 
 /* The strongest capture of one name, or 0. */
-static int capture(struct ctx *c, const struct group *gr, struct finding *out)
+static int capture(struct ctx *c, struct group *gr, struct finding *out)
 {
     const struct image *im = c->im;
     int found = 0;
     int sx = -1, sxd = -1, sy = -1, syd = -1, sconf = -1;   /* the last shared_state question and answer */
     struct finding sf;
+    index_used(gr);
     for (int i = 0; i < gr->n; i++) {
         const struct binding *b = &gr->b[i];
         /* a module's own hidden copy (.symtab) also captures it, from the
@@ -210,12 +281,12 @@ static int capture(struct ctx *c, const struct group *gr, struct finding *out)
         if (b->how != H_LOOKUP && b->how != H_EXE_OWN && !own_hidden) continue;
         const struct module *Y = im->mods[b->target].m;
         const struct def *yd = &Y->defs[b->def];
-        const unsigned char *cl = closure_of(c, b->binder);
+        const struct closure *cl = closure_of(c, b->binder);
         int anyver = b->how == H_LOOKUP && unversioned_ref(im->mods[b->binder].m, gr->name);
-        for (int k = 0; k < gr->nd; k++) {
+        for (int k = next_in_closure(gr, cl, -1); k < gr->nd; k = next_in_closure(gr, cl, k)) {
             int x = gr->dm[k], xd = gr->dk[k];
             const struct module *X = im->mods[x].m;
-            if (x == b->target || !cl[x] || (!anyver && !same_interface(X, &X->defs[xd], Y, yd))) continue;
+            if (x == b->target || (!anyver && !same_interface(X, &X->defs[xd], Y, yd))) continue;
             /* the module's own hidden copy captures only from a library it
              * was linked against itself (--exclude-libs with the .so on its
              * link line); one its dependencies bring is their own instance */
@@ -239,12 +310,12 @@ static int capture(struct ctx *c, const struct group *gr, struct finding *out)
             /* running code keeps a copy of code in use, never a copy of data;
              * C++ vague linkage is reported as such whatever the evidence */
             int name_only = yd->kind != K_FUNC || X->defs[xd].kind != K_FUNC || weak_func(yd) || weak_func(&X->defs[xd]);
-            f.conf = alive(c, gr, x, xd, b->target, name_only, &f);
+            f.conf = alive(c, gr, k, b->target, name_only, &f);
             /* two different libraries: no copies, one row for the pair; a
              * reference crossed when it binds the library its module's own
              * dependencies do not hold (else it may have been linked so) */
             if (pairs_different(c->pairs, x, b->target)) {
-                if (!own_hidden && !yd->hidden_vis && !X->defs[xd].hidden_vis && !cl[b->target]) pairs_note(c->pairs, gr->name, &f);
+                if (!own_hidden && !yd->hidden_vis && !X->defs[xd].hidden_vis && !in_closure(cl, b->target)) pairs_note(c->pairs, gr->name, &f);
                 continue;
             }
             /* a collision needs no live copy: code built for X's entity now
@@ -285,7 +356,7 @@ static void partition(struct ctx *c, const struct group *gr, struct findings *fs
     int mods[8], users[8], defs[8], n = 0, local = 0;
     for (int i = 0; i < gr->n && n < 8; i++) {
         const struct binding *b = &gr->b[i];
-        int own = (b->how == H_LOOKUP && closure_of(c, b->binder)[b->target]) ||
+        int own = (b->how == H_LOOKUP && in_closure(closure_of(c, b->binder), b->target)) ||
                   (b->how == H_EXE_OWN && b->binder == 0 && b->target == 0);
         if (!own || b->conf != C_CERTAIN) continue;
         struct module *M = im->mods[b->target].m;
@@ -401,10 +472,7 @@ void analyse_image(struct findings *fs, const struct image *im)
 
     int n = im->n;
     c.closure = xcalloc(n, sizeof *c.closure);
-    c.comp = xcalloc((size_t)n * n, 1);
-    memset(c.comp, -2, (size_t)n * n);
-    c.comp_name = xcalloc((size_t)n * n, sizeof *c.comp_name);
-    c.comp_how = xcalloc((size_t)n * n, 1);
+    c.seen = xcalloc(n, sizeof *c.seen);
     c.pairs = pairs_new(im);
     for (int k = 0; k < c.ng; k++)
         if (c.g[k].nd >= 2) pairs_count(c.pairs, c.g[k].name, c.g[k].dm, c.g[k].dk, c.g[k].nd);
@@ -431,14 +499,16 @@ void analyse_image(struct findings *fs, const struct image *im)
         free(gr->b);
         free(gr->dm);
         free(gr->dk);
+        free(gr->used);
     }
     pairs_find(c.pairs, fs);
     pairs_free(c.pairs);
-    for (int i = 0; i < n; i++) free(c.closure[i]);
+    for (int i = 0; i < n; i++) free(c.closure[i].idx);
     free(c.closure);
-    free(c.comp);
-    free(c.comp_name);
-    free(c.comp_how);
+    free(c.seen);
+    for (size_t i = 0; i < c.comp.cap; i++) { free(c.comp.keys[i]); free(c.comp.vals[i]); }
+    free(c.comp.keys);
+    free(c.comp.vals);
     free(c.handles);
     free(c.g);
     free(t.s);

@@ -292,14 +292,20 @@ void live_describe(const struct live *lv, const struct image *im, FILE *f)
 {
     fprintf(f, "symsplit: note: --pid %s: read from the process: %d object(s) in %d namespace(s), in load order:", lv->pid,
             lv->n, lv->nns);
+    int nofile = 0;   /* a real process has one (the vDSO): more are named up to a bound, then counted */
     for (int i = 0; i < lv->n; i++) {
         const struct lobj *o = &lv->o[i];
+        if (!o->name || (!o->file && ++nofile > 16)) continue;   /* a repeat, or one too many without a file: counted below */
         const char *what = o->idx < 0 ? "" : im->mods[o->idx].scope < 0 ? ":start-up" :
                            image_in_global(im, o->idx) ? ":global" : ":local";
         if (o->ns) fprintf(f, " [namespace %d]", o->ns);
         fprintf(f, " %s%s%s", *o->name ? o->name : im->exe_path,
                 o->file ? what : " (no file)", o->map && o->map->deleted ? " (replaced on disk since mapped: the mapped file read)" : "");
     }
+    if (nofile > 16) fprintf(f, "; and %d more without a file (no mapped dynamic section: not a loader's, ignored)", nofile - 16);
+    if (lv->nrepeat)
+        fprintf(f, "; and %d entr%s repeating an earlier one's dynamic section (no loader makes those: garbage, ignored)", lv->nrepeat,
+                lv->nrepeat == 1 ? "y" : "ies");
     fprintf(f, "\n");
     if (*lv->root) fprintf(f, "symsplit: note: --pid %s: the process has its own root; its files are read through %s\n", lv->pid, lv->root);
     fprintf(f, "symsplit: note: --pid %s: global scope %s; %d GOT/PLT slot(s) read; %d name(s) bound (observed), %d not bound yet (lazy: modelled)\n",

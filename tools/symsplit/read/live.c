@@ -31,11 +31,27 @@ int live_read(const struct live *lv, uint64_t addr, void *buf, size_t n)
     return pread(lv->fd, buf, n, (off_t)addr) == (ssize_t)n ? 0 : -1;
 }
 
-static char *rd_str(const struct live *lv, uint64_t addr)
+/* A NUL-terminated string of the process (at most max - 1 bytes): read
+ * a page at a time, never across a page boundary in one read (the next page
+ * may be unmapped: /proc/PID/mem fails the whole read), not a byte per
+ * system call (65,536 names of 5,000 bytes took 206 s). */
+static char *rd_str(const struct live *lv, uint64_t addr, size_t max)
 {
     char buf[PATH_MAX];
+    if (max > sizeof buf) max = sizeof buf;
     size_t n = 0;
-    while (n < sizeof buf - 1 && pread(lv->fd, buf + n, 1, (off_t)(addr + n)) == 1 && buf[n]) n++;
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0) page = 4096;
+    while (n < max - 1) {
+        uint64_t a = addr + n;
+        size_t want = page - (size_t)(a % (uint64_t)page);
+        if (want > max - 1 - n) want = max - 1 - n;
+        ssize_t got = pread(lv->fd, buf + n, want, (off_t)a);
+        if (got <= 0) break;
+        char *nul = memchr(buf + n, 0, (size_t)got);
+        if (nul) { n = (size_t)(nul - buf); break; }
+        n += (size_t)got;
+    }
     buf[n] = 0;
     return xstrdup(buf);
 }
@@ -147,14 +163,26 @@ static uint64_t find_r_debug(const struct live *lv, char **err)
     return dbg;
 }
 
-/* One namespace's chain, in load order. */
-static int walk_chain(struct live *lv, uint64_t lm, int ns, int *cap)
+/* One namespace's chain, in load order.  No loader makes two entries of one
+ * dynamic section in one namespace: such an entry is garbage (a process
+ * writing its own record), kept in the chain's count but not read further,
+ * so that a chain of 65,536 copies costs what its distinct objects cost. */
+static int walk_chain(struct live *lv, uint64_t lm, int ns, int *cap, struct strmap *seen)
 {
     while (lm && lv->n < MAX_OBJECTS) {
         struct link_map l;   /* the public head: l_addr, l_name, l_ld, l_next, l_prev */
+        char key[48];
         if (live_read(lv, lm, &l, sizeof l)) return -1;
+        snprintf(key, sizeof key, "%d %llx", ns, (unsigned long long)(uint64_t)l.l_ld);
+        int repeat = l.l_ld && strmap_get(seen, key);
+        if (!repeat) strmap_put(seen, key, lv);
+        lv->nrepeat += repeat;
         GROW(lv->o, lv->n, *cap);
-        lv->o[lv->n++] = (struct lobj){ lm, l.l_addr, (uint64_t)l.l_ld, rd_str(lv, (uint64_t)l.l_name), ns, NULL, NULL, -1, 0, 0, NULL };
+        /* a name is a path only for an object with a file (its dynamic section mapped) */
+        char *name = repeat ? NULL : rd_str(lv, (uint64_t)l.l_name, mapping_at(lv, (uint64_t)l.l_ld) ? PATH_MAX : NAME_MAX + 1);
+        lv->o[lv->n++] = (struct lobj){ lm, l.l_addr, (uint64_t)l.l_ld, name, ns, NULL, NULL, -1, 0, 0, NULL };
+        snprintf(key, sizeof key, "%llx", (unsigned long long)lm);
+        if (!strmap_get(&lv->at, key)) strmap_put(&lv->at, key, (void *)(intptr_t)lv->n);
         lm = (uint64_t)l.l_next;
     }
     return lm ? -1 : 0;
@@ -177,7 +205,7 @@ static char *soname_of(const struct live *lv, const struct lobj *o)
     }
     if (!have || !strtab) return NULL;
     if (strtab < o->addr) strtab += o->addr;
-    char *s = rd_str(lv, strtab + off);
+    char *s = rd_str(lv, strtab + off, PATH_MAX);
     if (*s) return s;
     free(s);
     return NULL;
@@ -185,9 +213,9 @@ static char *soname_of(const struct live *lv, const struct lobj *o)
 
 static int obj_at(const struct live *lv, uint64_t lm)
 {
-    for (int i = 0; i < lv->n; i++)
-        if (lv->o[i].lm == lm) return i;
-    return -1;
+    char key[24];
+    snprintf(key, sizeof key, "%llx", (unsigned long long)lm);
+    return (int)(intptr_t)strmap_get(&lv->at, key) - 1;
 }
 
 /* The global scope as ld.so searches it: _rtld_global._dl_ns[0]'s
@@ -199,8 +227,8 @@ static void read_global(struct live *lv)
     char *why = NULL;
     uint64_t g = ldso_symbol(lv, "_rtld_global", &why), w[3], sl[2];
     free(why);
-    int n0 = 0;
-    for (int i = 0; i < lv->n; i++) n0 += lv->o[i].ns == 0;
+    int n0 = 0;   /* ld.so's count: repeats are none of its objects */
+    for (int i = 0; i < lv->n; i++) n0 += lv->o[i].ns == 0 && lv->o[i].name;
     lv->nglobal = -1;
     if (!g || live_read(lv, g, w, sizeof w) || !lv->n || w[0] != lv->o[0].lm || (uint32_t)w[1] != (uint32_t)n0) return;
     if (!w[2] || live_read(lv, w[2], sl, sizeof sl) || (uint32_t)sl[1] > (uint32_t)n0) return;
@@ -244,6 +272,7 @@ struct live *live_open(const char *pid, char **err)
     uint64_t dbg = find_r_debug(lv, err);
     if (!dbg) goto fail;
     int cap = 0;
+    struct strmap seen = { 0 };   /* namespace and l_ld of each entry read */
     for (int ns = 0; dbg && ns < MAX_NS; ns++) {
         struct r_debug_extended r;
         if (live_read(lv, dbg, &r, sizeof r.base) || (r.base.r_version >= 2 && live_read(lv, dbg, &r, sizeof r))) {
@@ -252,16 +281,20 @@ struct live *live_open(const char *pid, char **err)
         }
         if (r.base.r_state != RT_CONSISTENT)
             fprintf(stderr, "symsplit: note: --pid %s: namespace %d is being changed (a dlopen or dlclose in progress)\n", pid, ns);
-        if (walk_chain(lv, (uint64_t)r.base.r_map, ns, &cap)) {
+        if (walk_chain(lv, (uint64_t)r.base.r_map, ns, &cap, &seen)) {
             *err = xasprintf("--pid %s: unreadable link map in namespace %d", pid, ns);
             goto fail;
         }
         lv->nns = ns + 1;
         dbg = r.base.r_version >= 2 ? (uint64_t)r.r_next : 0;
     }
+    for (size_t i = 0; i < seen.cap; i++) free(seen.keys[i]);
+    free(seen.keys);
+    free(seen.vals);
     if (!lv->n) { *err = xasprintf("--pid %s: empty link map (the process is still starting?)", pid); goto fail; }
     for (int i = 0; i < lv->n; i++) {
         struct lobj *o = &lv->o[i];
+        if (!o->name) continue;   /* a repeat: no file, no module */
         /* the executable's l_name is ""; the vDSO's dynamic section is in no file */
         if ((o->map = mapping_at(lv, o->ld))) o->file = file_of(lv, o->map, o->name);
         if (o->map) o->soname = soname_of(lv, o);

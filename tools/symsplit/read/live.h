@@ -22,7 +22,7 @@ enum { S_UNKNOWN, S_BOUND, S_LAZY };   /* what a slot shows: nothing usable, a d
 struct slot { int target, def, state; };
 struct lobj {                /* one link-map entry */
     uint64_t lm, addr, ld;   /* the link_map's address, l_addr, l_ld */
-    char *name;              /* l_name as the process holds it */
+    char *name;              /* l_name as the process holds it (NULL: a repeat, not read) */
     int ns;
     const struct mapping *map;   /* the mapping holding its dynamic section; NULL: no file (the vDSO) */
     char *file;              /* where symsplit reads it */
@@ -37,6 +37,8 @@ struct live {
     struct mapping *maps; int nmaps;
     struct lobj *o; int n;
     int nns;
+    int nrepeat;             /* entries repeating an earlier one's dynamic section: not a loader's, ignored */
+    struct strmap at;        /* link_map address -> 1 + object index */
     int *global; int nglobal;    /* ld.so's main searchlist (object indices); nglobal -1: not read */
     struct strmap *slots; int nslots_of;   /* per image index: name -> struct slot */
     int nslots, nbound, nlazy;

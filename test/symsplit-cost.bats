@@ -1,0 +1,87 @@
+#!/usr/bin/env bats
+# symsplit's cost in the number of modules: a plugin host with thousands of
+# plugins sharing their names (dev/mkplugins), on files (--dlopen) and live
+# (--pid, the host paused on a FIFO), and a process whose link map lies
+# (fixtures/fakemap.c).  CPU seconds are symsplit's own (bash's time over
+# the plain build: the sanitizers' cost is not the tool's); every run under
+# timeout, so a run that does not end is a failure, not a hang.  Figures:
+# docs/symsplit-reference.md, Limits.  The limits are generous: 2,000
+# plugins take 4-5 CPU-s on an idle machine, and CPU seconds grow with the
+# load (10.2 CPU-s measured at a load average of 23 on two cores); before,
+# --dlopen x2000 did not end in 5 minutes.
+load helpers
+load symsplit-setup
+load symsplit-pause   # live_start, live_end, teardown
+BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-900}
+TIMEFORMAT='%3U %3S'
+
+# cpu_run OUT CMD...: CMD's stdout in OUT, stderr in OUT.err, exit status in
+# CPU_STATUS, user + system CPU seconds of CMD and its children in CPU
+cpu_run() {
+    local out=$1 t=$BATS_TEST_TMPDIR/cpu
+    shift
+    CPU_STATUS=0
+    { time "$@" > "$out" 2> "$out.err" || CPU_STATUS=$?; } 2> "$t"
+    CPU=$(awk '{ print $1 + $2 }' "$t")
+}
+# under LIMIT CPU seconds (awk: a float comparison)
+cpu_under() { awk -v c="$CPU" -v l="$1" 'BEGIN { exit !(c < l) }' || { echo "CPU $CPU s, limit $1 s"; return 1; }; }
+
+plugins() {   # plugins N: DIR of N plugins and their host, made once per file
+    local d=$BATS_FILE_TMPDIR/plugins-$1
+    [ -d "$d" ] || "$TOP/tools/symsplit/dev/mkplugins" "$d" "$1" >&2
+    echo "$d"
+}
+# the table without the directory, the summary without nothing else
+rows() { sed "s|$1/||g" "$2"; }
+
+@test "symsplit: 2,000 RTLD_LOCAL plugins sharing their names (--dlopen x2000) in under 20 CPU-s, the rows those of 100" {
+    local small big
+    small=$(plugins 100)
+    big=$(plugins 2000)
+    run ss $(cat "$small/dlopen-args") "$small/plughost"
+    assert_success
+    assert_line --regexp '^COPY +med +plugin_init +.*p1\.so \(bound by itself\)'
+    rows "$small" <(echo "$output") > "$BATS_TEST_TMPDIR/small"
+    cpu_run "$BATS_TEST_TMPDIR/big" timeout -k 2 300 "$SYMSPLIT" $(cat "$big/dlopen-args") "$big/plughost"
+    [ "$CPU_STATUS" -eq 0 ] || { cat "$BATS_TEST_TMPDIR/big.err"; echo "exit $CPU_STATUS after $CPU CPU-s"; false; }
+    cpu_under 20
+    diff "$BATS_TEST_TMPDIR/small" <(rows "$big" "$BATS_TEST_TMPDIR/big")
+}
+
+@test "symsplit --pid: a host with 2,000 dlopened plugins sharing their names is read in under 20 CPU-s, every plugin in its link map" {
+    local d
+    d=$(plugins 2000)
+    # 2,000 dlopens first (up to 60 s on a loaded machine), then paused for longer than symsplit's timeout
+    FIXTURE_PAUSE_SECONDS=330 LIVE_WAIT=1200 live_start "$d/plughost" "$d" 2000
+    cpu_run "$BATS_TEST_TMPDIR/live" timeout -k 2 300 "$SYMSPLIT" --pid "$LIVE_PID"
+    live_end
+    [ "$LIVE_STATUS" -eq 0 ]                      # the host: each plugin counted its own call
+    [ "$CPU_STATUS" -eq 0 ] || { cat "$BATS_TEST_TMPDIR/live.err"; echo "exit $CPU_STATUS after $CPU CPU-s"; false; }
+    cpu_under 20
+    [ "$(grep -o "$d/p[0-9]*\.so:local" "$BATS_TEST_TMPDIR/live.err" | sort -u | wc -l)" -eq 2000 ]
+    grep -q '^COPY  *med  *plugin_init ' "$BATS_TEST_TMPDIR/live"
+}
+
+# fakemap: each of its 65,532 fake entries (the chain's limit, 65,536, with
+# the host's own four) has a 5,000-byte name
+@test "symsplit --pid: a link map of 65,536 entries repeating libc's, 5,000-byte names: bounded (under 5 CPU-s and 512 MiB), the repeats counted and ignored" {
+    live_start "$FX/hostile/fakemap" 65532 5000
+    cpu_run "$BATS_TEST_TMPDIR/fake" timeout -k 2 120 bash -c 'ulimit -v 524288 && exec "$@"' _ "$SYMSPLIT" --pid "$LIVE_PID"
+    live_end
+    [ "$CPU_STATUS" -eq 0 ] || { cat "$BATS_TEST_TMPDIR/fake.err"; echo "exit $CPU_STATUS after $CPU CPU-s"; false; }
+    cpu_under 5
+    grep -q "65536 object(s) in 1 namespace(s)" "$BATS_TEST_TMPDIR/fake.err"
+    grep -q "and 65532 entries repeating an earlier one's dynamic section" "$BATS_TEST_TMPDIR/fake.err"
+    ! grep -q '^SPLIT' "$BATS_TEST_TMPDIR/fake"     # libc is not split from itself
+}
+
+@test "symsplit --pid: a link map of 65,536 entries at unmapped addresses: bounded, 16 of them named and the rest counted" {
+    live_start "$FX/hostile/fakemap" 65532 5000 garbage
+    cpu_run "$BATS_TEST_TMPDIR/fake" timeout -k 2 120 bash -c 'ulimit -v 524288 && exec "$@"' _ "$SYMSPLIT" --pid "$LIVE_PID"
+    live_end
+    [ "$CPU_STATUS" -eq 0 ] || { cat "$BATS_TEST_TMPDIR/fake.err"; echo "exit $CPU_STATUS after $CPU CPU-s"; false; }
+    cpu_under 5
+    grep -q "and 65517 more without a file" "$BATS_TEST_TMPDIR/fake.err"
+    [ "$(wc -c < "$BATS_TEST_TMPDIR/fake.err")" -lt 65536 ]   # names of at most 255 bytes, 16 of them
+}
