@@ -477,6 +477,8 @@ tracker_refs() {
 	n=2; printf '%s\n' "a fix (issue ${n}3)" "see (#${n}) here" "Issues ${n}6 and ${n}8" '#!/bin/sh' '[ $# -gt 0 ]' "a tissue ${n}" > "$BATS_TEST_TMPDIR/f"
 	run tracker_refs "$BATS_TEST_TMPDIR/f"
 	assert_output "$(printf '%s\n' "1:a fix (issue ${n}3)" "2:see (#${n}) here" "3:Issues ${n}6 and ${n}8")"
+}
+
 # ---- citations (docs/citations.md) ----
 # claim_entries FILE: one line per entry that must cite, "<name><TAB><text>":
 # in the glossary each anchor's or heading's text up to the next one, in the
