@@ -444,20 +444,40 @@ void report_print(struct report *r, const struct image *im, const struct finding
 void report_partial(struct report *r) { r->partial++; }
 
 
+/* The counts of one part of the summary (VERDICTS' part), as --json
+ * members or as the table's words; harm: the harmful rows after its class. */
+static void json_counts(FILE *o, const struct report *r, int part)
+{
+    for (int v = 0; v < V_NCLASS; v++) {
+        if (vclass[v].part != part) continue;
+        fprintf(o, ",\"%s\":%d", vclass[v].key, r->count[v]);
+        if (vclass[v].harm) fprintf(o, ",\"%s_harmful\":%d", vclass[v].key, r->crossed);
+    }
+}
+
+static void table_counts(const struct report *r, int part, const char *first)
+{
+    for (int v = 0, n = 0; v < V_NCLASS; v++) {
+        if (vclass[v].part != part) continue;
+        printf("%s%d %s", n++ ? ", " : first, r->count[v], vclass[v].words);
+        if (vclass[v].harm) printf(" (%d harmful)", r->crossed);
+    }
+}
+
 static void print_json(FILE *o, const struct report *r, int images, int errors, int suppressed)
 {
-    const int *c = r->count;
-    fprintf(o, "{\"images\":%d,\"splits\":%d,\"maybe\":%d,\"info\":%d,\"suppressed\":%d,\"partial\":%d,\"errors\":%d,"
-               "\"naive_duplicates\":%d,\"noload\":%d,\"latent\":%d,\"copies\":%d,\"collisions\":%d,\"collisions_harmful\":%d,\"findings\":[",
-            images, c[V_SPLIT], c[V_MAYBE], c[V_INFO], suppressed, r->partial, errors, r->naive, c[V_NOLOAD],
-            c[V_LATENT], c[V_COPY], c[V_COLLISION], r->crossed);
+    fprintf(o, "{\"images\":%d", images);
+    json_counts(o, r, 1);
+    fprintf(o, ",\"suppressed\":%d,\"partial\":%d,\"errors\":%d,\"naive_duplicates\":%d", suppressed, r->partial, errors,
+            r->naive);
+    json_counts(o, r, 2);
+    fprintf(o, ",\"findings\":[");
     for (int i = 0; i < r->nrows; i++) fprintf(o, "%s%s", i ? "," : "", r->rows[i]);
     fprintf(o, "]}\n");
 }
 
 void report_finish(struct report *r, int images, int errors, int suppressed)
 {
-    const int *c = r->count;
     if (r->json_out) {
         print_json(r->json_out, r, images, errors, suppressed);
         fclose(r->json_out);
@@ -467,9 +487,10 @@ void report_finish(struct report *r, int images, int errors, int suppressed)
         print_json(stdout, r, images, errors, suppressed);
         return;
     }
-    printf("# symsplit: %d image(s), %d split(s), %d maybe, %d info%s, %d suppressed by allowlist, %d partial, %d error(s); "
-           "%d cannot load, %d latent, %d library copies, %d collisions (%d harmful)\n",
-           images, c[V_SPLIT], c[V_MAYBE], c[V_INFO], r->show_all ? "" : " (rows with --info)", suppressed, r->partial, errors,
-           c[V_NOLOAD], c[V_LATENT], c[V_COPY], c[V_COLLISION], r->crossed);
-    printf("# naive: %d image(s) have a name defined by two modules of their closure (nm -D | sort | uniq -d)\n", r->naive);
+    printf("# symsplit: %d image(s)", images);
+    table_counts(r, 1, ", ");
+    printf("%s, %d suppressed by allowlist, %d partial, %d error(s)", r->show_all ? "" : " (rows with --info)", suppressed,
+           r->partial, errors);
+    table_counts(r, 2, "; ");
+    printf("\n# naive: %d image(s) have a name defined by two modules of their closure (nm -D | sort | uniq -d)\n", r->naive);
 }
