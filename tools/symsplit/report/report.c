@@ -314,7 +314,7 @@ static void row_with_copies(struct report *r, const struct image *im, const stru
 }
 
 /* A partition of one name: n live copies, each bound by its own users. */
-static void print_partition(struct report *r, const struct image *im, const struct item *it)
+static void print_partition(struct report *r, const struct image *im, const struct findings *fs, const struct item *it)
 {
     const char *name = it->name;
     const int *mods = it->pm, *users = it->pu, n = it->n;
@@ -337,7 +337,7 @@ static void print_partition(struct report *r, const struct image *im, const stru
 }
 
 /* A library in 2+ copies (copies.c's fingerprints). */
-static void print_copies(struct report *r, const struct image *im, const struct item *it)
+static void print_copy(struct report *r, const struct image *im, const struct findings *fs, const struct item *it)
 {
     char *list = xstrdup(""), *jl = xstrdup("");   /* the words, and the same as JSON */
     for (int k = 0; k < it->n; k++) {
@@ -360,7 +360,7 @@ static void print_copies(struct report *r, const struct image *im, const struct 
 }
 
 /* What ld.so would refuse, in its words where it has them. */
-static void print_noload(struct report *r, const struct image *im, const struct item *it)
+static void print_noload(struct report *r, const struct image *im, const struct findings *fs, const struct item *it)
 {
     const struct noload *nl = &it->nl;
     const char *by = mname(im, nl->by), *n = nl->need;
@@ -417,6 +417,12 @@ static void print_noload(struct report *r, const struct image *im, const struct 
     free(why);
 }
 
+/* Each kind's printer, from the kinds' table (analyse.h). */
+#define PRINTER_ITEM(id, name, ...) [id] = print_##name,
+static void (*const printers[F_NKINDS])(struct report *, const struct image *, const struct findings *, const struct item *) = {
+    FKINDS(PRINTER_ITEM)
+};
+
 /* One pass over the findings as graded: the rows in the order found. */
 void report_print(struct report *r, const struct image *im, const struct findings *fs)
 {
@@ -431,13 +437,7 @@ void report_print(struct report *r, const struct image *im, const struct finding
     for (int i = 0; i < fs->n; i++) {
         const struct item *it = &fs->v[i];
         if (it->keep != K_SHOW) continue;
-        switch (it->kind) {
-        case F_CAPTURE: print_capture(r, im, fs, it); break;
-        case F_PARTITION: print_partition(r, im, it); break;
-        case F_COLLISION: print_collision(r, im, fs, it); break;
-        case F_COPY: print_copies(r, im, it); break;
-        case F_NOLOAD: print_noload(r, im, it); break;
-        }
+        printers[it->kind](r, im, fs, it);
     }
 }
 
