@@ -177,7 +177,7 @@ int live_image(struct image *im, struct live *lv, const struct dlopen_req *user,
         }
         module_hold(m);   /* image_free lets go */
         GROW(im->mods, im->n, im->cap);
-        im->mods[im->n] = (struct lmod){ .m = m, .loader = -1, .scope = -1, .now = m->bind_now, .ns = o->ns };
+        im->mods[im->n] = (struct lmod){ .m = m, .loader = -1, .scope = -1, .filter = -1, .now = m->bind_now, .ns = o->ns };
         struct lmod *l = &im->mods[im->n];
         l->names = xcalloc(2, sizeof *l->names);
         l->names[l->nnames++] = o->name;

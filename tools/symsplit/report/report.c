@@ -99,6 +99,10 @@ static void alive_because(char **s, const struct image *im, const char *name, co
     switch (f->ev_how) {
     case H_SYMBOLIC: cat(s, "%s is linked -Bsymbolic (DF_SYMBOLIC), its references bind its own %s%s", x, nm, ""); break;
     case H_PROTECTED: cat(s, "%s defines %s protected, its references bind it%s", x, nm, ""); break;
+    case H_TLS_LOCAL:
+        cat(s, "%s reaches its thread-local %s by its own module id (local-dynamic: no relocation names it), "
+               "so its code keeps its own copy%s", x, nm, "");
+        break;
     case H_HIDDEN: cat(s, "%s has its own hidden copy of %s (.symtab), bound at link time%s", x, nm, ""); break;
     case H_DIRECT:
         cat(s, "%s is probably self-binding: its code calls its own %s directly, not through the PLT%s", x, nm,
