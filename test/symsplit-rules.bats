@@ -7,6 +7,7 @@
 # Shared setup: symsplit-setup.bash.
 load helpers
 load symsplit-setup
+load symsplit-pause
 BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-120}
 
 # The file the loader bound FROM's reference to SYMBOL to, in DIR/app's run
@@ -88,7 +89,7 @@ tv_addresses() { timeout -k 2 10 "$1/app" | sed -n 's/^tv@\(0x[0-9a-f]*\) .*/\1/
     assert_success
     run ss --info "$FX/ok-stateless-ifunc/app"
     assert_success
-    assert_line --regexp "^INFO .* reg_api .*reaches no private state \\(per disassembly of the function and its callees\\)"
+    assert_line --regexp "^INFO .* reg_api .*reaches no private state \\(per disassembly of the implementations the IFUNC's resolver returns, and their callees\\)"
 }
 
 @test "TLS: in each model, SPLIT exactly where the running fixture shows two addresses of tv; the loader's lookups of tv are the model's" {
@@ -114,4 +115,14 @@ tv_addresses() { timeout -k 2 10 "$1/app" | sed -n 's/^tv@\(0x[0-9a-f]*\) .*/\1/
         done
     done
     [ "$seen" -eq 1 ]   # the local-dynamic fixture splits, as its addresses show
+}
+
+@test "IFUNC --pid: the implementation the process's IRELATIVE slot holds is the code judged" {
+    bats_require_minimum_version 1.5.0
+    live_start "$FX/ok-stateless-ifunc/app"
+    run --separate-stderr ss --info --pid "$LIVE_PID"
+    live_end
+    [ "$LIVE_STATUS" -eq 0 ]
+    assert_success
+    assert_line --regexp "^INFO .* reg_api .*reaches no private state \\(per disassembly of the IFUNC's implementation the process's slot holds, and its callees\\)"
 }

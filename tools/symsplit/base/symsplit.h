@@ -58,6 +58,8 @@ struct def {                 /* an exported definition in .dynsym */
     uint8_t self_lazy;       /* the self-reference is a JUMP_SLOT only (bound at first call) */
     uint8_t ifunc;           /* STT_GNU_IFUNC: the loader calls it and binds what it returns */
     uint8_t tls;             /* STT_TLS: a thread-local variable */
+    uint64_t impl;           /* an IFUNC under --pid: the implementation the process's slot holds
+                              * (its resolver's answer, a file address); 0 not read */
     uint64_t value, size;    /* st_value, st_size */
     uint16_t shndx;          /* st_shndx: where its bytes are */
     int next;                /* next def in the same hash bucket, -1 ends */

@@ -158,7 +158,9 @@ static int filtee_before(struct searchlist *sl, int q, int j)
 
 /* Breadth-first over NEEDED from root; fills sl in load order. A filter's
  * filtees (DT_FILTER must load, DT_AUXILIARY may fail) come before it,
- * and are walked next. */
+ * and are walked next; a filter run as the main object (ld.so FILE, as
+ * ldd does) has its filtees ignored: glibc 2.36 loads none (LD_DEBUG=libs
+ * names none). */
 static int bfs(struct image *im, struct searchlist *sl, int root, int scope, char **err)
 {
     if (!in_list(sl, root)) push(sl, root);
@@ -172,7 +174,7 @@ static int bfs(struct image *im, struct searchlist *sl, int root, int scope, cha
             add_dep(&im->mods[cur], j);
             if (!in_list(sl, j)) push(sl, j);
         }
-        for (int k = 0; k < im->mods[cur].m->nfiltees; k++) {
+        for (int k = 0; cur && k < im->mods[cur].m->nfiltees; k++) {   /* the main object's: not followed (measured) */
             const struct filtee *f = &im->mods[cur].m->filtees[k];
             int j = need(im, cur, f->name, !f->aux, scope, err);
             if (*err) return -1;

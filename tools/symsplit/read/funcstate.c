@@ -10,7 +10,8 @@
  * through %fs other than the stack-protector canary.  A direct call into code
  * whose bounds are unknown (a stripped local function) makes the answer
  * unknown: the caller then falls back to the module-level estimate.
- * An IFUNC is judged by the implementations its resolver can return.
+ * An IFUNC is judged by the implementations its resolver can return, or
+ * under --pid by the one the process's slot holds (image_live.c).
  * x86-64 only; elsewhere the answer is always unknown. */
 #include "base/symsplit.h"
 #include <gelf.h>
@@ -261,7 +262,8 @@ static int walk(struct module *m, const struct def *d, struct touches *col)
     uint64_t work[MAXFN];
     int depthof[MAXFN], nwork = 1, unknown = 0, state = 0;
     work[0] = d->value;
-    if (d->ifunc && !(nwork = ifunc_targets(s, h, d, work))) { cs_close(&h); return -1; }
+    if (d->ifunc && d->impl && fn_at(s, d->impl)) work[0] = d->impl;   /* what the process's resolver returned */
+    else if (d->ifunc && !(nwork = ifunc_targets(s, h, d, work))) { cs_close(&h); return -1; }
     for (int i = 0; i < nwork; i++) depthof[i] = 0;
     for (int i = 0; i < nwork && (col || !state); i++) {
         int seen = 0;
