@@ -44,7 +44,7 @@ tv_addresses() { timeout -k 2 10 "$1/app" | sed -n 's/^tv@\(0x[0-9a-f]*\) .*/\1/
     assert_output "libimpl.so filter"
     run ss "$FX/split-auxiliary/app"
     assert_failure 1
-    assert_line --regexp "^SPLIT .* reg_count .*libuser.so depends on libaux.so but its reference resolves to libimpl.so's copy.*libaux.so defines reg_count protected"
+    assert_line --regexp "^SPLIT .* reg_count .*libuser.so depends on libaux.so but its reference resolves to libimpl.so's copy \\(global scope\\), libimpl.so being libaux.so's filtee, searched before it.*libaux.so defines reg_count protected"
 }
 
 @test "filters: a DT_AUXILIARY filter whose filtee is missing answers itself: it loads, no SPLIT, as running it shows" {

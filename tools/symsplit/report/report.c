@@ -63,6 +63,9 @@ static void captured(char **s, const struct image *im, const char *name, const s
                 mname(im, f->target));
         cat(s, " (%s scope%s%s)", f->local ? "dlopen local" : "global",
             ver ? ", version " : "", ver ? ver : "");
+        int flt = im->mods[f->target].filter;   /* a filtee: searched just before its filter (closure.c) */
+        if (flt >= 0 && flt == f->x)
+            cat(s, ", %s being %s's filtee, searched before it", mname(im, f->target), mname(im, f->x));
     }
 }
 
