@@ -52,7 +52,12 @@ static int has_state(struct module *m, const struct def *d, const char **how, in
 {
     int fs = function_state(m, d);
     *proven = 1;
-    if (fs >= 0) { *how = "per disassembly of the function and its callees"; return fs; }
+    if (fs >= 0) {
+        *how = !d->ifunc ? "per disassembly of the function and its callees"
+               : d->impl ? "per disassembly of the IFUNC's implementation the process's slot holds, and its callees"
+                         : "per disassembly of the implementations the IFUNC's resolver returns, and their callees";
+        return fs;
+    }
     *how = m->private_state >= 0 ? "per .symtab" : "estimated from .data/.bss sizes";
     if (m->private_state >= 0) return m->private_state > 0;
     *proven = 0;

@@ -59,6 +59,9 @@ struct def {                 /* an exported definition in .dynsym */
                               * lld or gold, or file-static), bound by its module only */
     uint8_t self_lazy;       /* the self-reference is a JUMP_SLOT only (bound at first call) */
     uint8_t ifunc;           /* STT_GNU_IFUNC: the loader calls it and binds what it returns */
+    uint8_t tls;             /* STT_TLS: a thread-local variable */
+    uint64_t impl;           /* an IFUNC under --pid: the implementation the process's slot holds
+                              * (its resolver's answer, a file address); 0 not read */
     uint64_t value, size;    /* st_value, st_size */
     uint16_t shndx;          /* st_shndx: where its bytes are */
     int next;                /* next def in the same hash bucket, -1 ends */
@@ -95,6 +98,7 @@ struct module {
     int is_static;           /* no PT_DYNAMIC */
     const char *soname;
     const char **needed; int nneeded;
+    struct filtee { const char *name; int aux; } *filtees; int nfiltees;   /* DT_FILTER, DT_AUXILIARY (aux 1) */
     const char *rpath, *runpath;
     int symbolic, nodeflib;  /* DF_SYMBOLIC/DT_SYMBOLIC, DF_1_NODEFLIB */
     int bind_now;            /* DT_BIND_NOW, DF_BIND_NOW or DF_1_NOW: no lazy slots */
@@ -106,6 +110,8 @@ struct module {
     struct ref *refs; int nrefs;
     struct lookref *looks; int nlooks;   /* keep_lookups: its relocations' lookups */
     int n_func_exports, own_func_relocs, own_data_relocs;
+    int tls_local;           /* a TLS relocation that names no symbol (local-dynamic's module id, an
+                              * initial-exec offset fixed at link time): code reaching its own block */
     int ncanon;              /* refs with canon set */
     size_t state_bytes;      /* .data + .bss + .tdata + .tbss: writable state the code can reach */
     size_t shared_data;      /* bytes of exported data it reaches through relocations */
@@ -172,6 +178,7 @@ struct lmod {
     int scope;               /* -1: global scope only; else index of a local searchlist */
     int *deps; int ndeps, depcap;     /* its DT_NEEDED, resolved to image indices */
     int deepbind;
+    int filter;              /* a filtee: the filter that loaded it (its definitions answer first), else -1 */
     int step;                /* 0: loaded at start-up; k: by the k-th --dlopen */
     int now;                 /* binds every reference when loaded (BIND_NOW, RTLD_NOW) */
     int ns_scope;            /* dlmopen (--pid, --trace): 1 + the local searchlist that is its
@@ -225,7 +232,7 @@ struct binding {
 /* How a binding was made, and its name in --json: one table, one order. */
 #define BINDHOWS(X) X(H_LOOKUP, "lookup") X(H_EXE_OWN, "executable") X(H_HANDLE, "dlopen-handle") \
     X(H_SYMBOLIC, "DF_SYMBOLIC") X(H_PROTECTED, "protected") X(H_HIDDEN, "hidden") X(H_DIRECT, "direct-call") \
-    X(H_BSYMFUNC, "Bsymbolic-functions")
+    X(H_BSYMFUNC, "Bsymbolic-functions") X(H_TLS_LOCAL, "TLS-local")
 #define CONFIDENCES(X) X(C_CERTAIN, "certain") X(C_LIKELY, "likely") X(C_POSSIBLE, "possible")
 #define ENUM_ITEM(id, name) id,
 enum bindhow { BINDHOWS(ENUM_ITEM) };
@@ -243,7 +250,7 @@ int lookup_skip(const struct image *im, int from, const char *name, uint32_t has
 
 /* ---- bindings.c: every lookup ld.so makes at start-up, and its answer (--bindings) ---- */
 #define BINDKINDS(X) X(BK_NORMAL, "normal") X(BK_COPY, "copy") X(BK_TLS, "TLS") X(BK_IFUNC, "IFUNC") \
-    X(BK_PROTECTED, "protected")
+    X(BK_PROTECTED, "protected") X(BK_FILTER, "filter")
 enum bindkind { BINDKINDS(ENUM_ITEM) };
 extern const char *const bindkind_name[];
 struct bound {

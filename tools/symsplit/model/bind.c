@@ -90,7 +90,7 @@ int lookup_skip(const struct image *im, int from, const char *name, uint32_t has
 
 /* Do m's own references to a definition bind to it without a lookup?
  * Certain for DF_SYMBOLIC and protected symbols; likely for a hidden copy
- * seen in .symtab.  For a function that m never
+ * seen in .symtab, and for a thread-local variable reached local-dynamic.  For a function that m never
  * reaches through a relocation: "likely" when m's code calls it directly
  * (calls.c), "possible" when m merely has the -Bsymbolic-functions signature
  * (no JUMP_SLOT/GLOB_DAT to any own function), which a library that never
@@ -106,6 +106,12 @@ int self_binding(struct module *m, int defidx, int *how, int *conf)
     if (d->hidden_vis) { *how = H_HIDDEN; *conf = C_LIKELY; return 1; }
     if (m->symbolic) { *how = H_SYMBOLIC; return 1; }
     if (d->vis == STV_PROTECTED) { *how = H_PROTECTED; return 1; }
+    /* a thread-local variable no relocation of m names, while m's code
+     * reaches its own TLS block through a relocation that names no symbol
+     * (local-dynamic): those accesses were fixed by the static linker, no
+     * lookup redirects them. Likely: the unnamed access may be to another
+     * of m's thread-local variables */
+    if (d->tls && !d->self_reloc && m->tls_local) { *how = H_TLS_LOCAL; *conf = C_LIKELY; return 1; }
     if (d->kind != K_FUNC) return 0;
     /* weak functions are C++ vague linkage, a stateless partition whatever
      * the evidence: not worth a scan */

@@ -12,7 +12,9 @@
  *    (undefined, with a value) is that function's address: every lookup but
  *    a PLT slot's binds it, the executable being first in every scope;
  *  - the loader relocates itself before anything is loaded, each of its
- *    references to its own definition or to nothing: no lookup. */
+ *    references to its own definition or to nothing: no lookup;
+ *  - a filtee sits before its filter in every searchlist (closure.c): a
+ *    lookup the filter could answer binds the filtee's definition ("filter"). */
 #include "base/symsplit.h"
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +40,17 @@ static int canon(const struct module *x, const char *name, const char *ver)
         const char *rv = x->has_versym && r->ver >= 2 && r->ver < x->nvers ? x->vers[r->ver].name : NULL;
         if (!ver || !rv || !strcmp(rv, ver)) return 1;
     }
+    return 0;
+}
+
+/* Does the filter that loaded module t as its filtee define name too? */
+static int filtered(const struct image *im, int t, const char *name, uint32_t hash)
+{
+    int f = t >= 0 ? im->mods[t].filter : -1;
+    if (f < 0) return 0;
+    const struct module *fm = im->mods[f].m;
+    for (int d = module_find_defs(fm, name, hash); d >= 0; d = fm->defs[d].next)
+        if (fm->defs[d].hash == hash && !strcmp(fm->defs[d].name, name)) return 1;
     return 0;
 }
 
@@ -71,6 +84,7 @@ int image_bindings(const struct image *im, struct bound **out)
                 def = -1;
             }
             if (t >= 0 && def >= 0 && kind == BK_NORMAL && im->mods[t].m->defs[def].ifunc) kind = BK_IFUNC;
+            if (kind == BK_NORMAL && filtered(im, t, l->name, l->hash)) kind = BK_FILTER;
             GROW(b, n, cap);
             b[n++] = (struct bound){ i, k, t, def, kind, observed_module(im, i, l->name, ver) >= 0 };
         }

@@ -104,7 +104,7 @@ static int add_module(struct image *im, struct module *m, int loader, int scope,
     GROW(im->mods, im->n, im->cap);
     module_hold(m);
     /* opened by dlopen number scope (step scope+1), or at start-up (step 0) */
-    im->mods[im->n] = (struct lmod){ .m = m, .loader = loader, .scope = scope, .step = scope + 1, .now = m->bind_now, .ns = ns };
+    im->mods[im->n] = (struct lmod){ .m = m, .loader = loader, .scope = scope, .filter = -1, .step = scope + 1, .now = m->bind_now, .ns = ns };
     add_name(&im->mods[im->n], name);
     return im->n++;
 }
@@ -117,29 +117,76 @@ static void missing(struct image *im, const char *name, int req)
     im->missing[im->nmissing++] = (struct missing){ name, req };
 }
 
-/* Breadth-first over NEEDED from root; fills sl in load order. */
+/* j becomes a dependency of cur (once) */
+static void add_dep(struct lmod *cl, int j)
+{
+    for (int i = 0; i < cl->ndeps; i++)
+        if (cl->deps[i] == j) return;
+    GROW(cl->deps, cl->ndeps, cl->depcap);
+    cl->deps[cl->ndeps++] = j;
+}
+
+/* The module cur's NEEDED (or filter) name is, loaded if it is not yet;
+ * -1 when no search finds it (recorded as missing when it must load). */
+static int need(struct image *im, int cur, const char *name, int required, int scope, char **err)
+{
+    int j = by_name(im, name, im->mods[cur].ns);
+    if (j >= 0) return j;
+    struct module *m = find_library(im, cur, name, err);
+    if (*err) return -1;
+    if (!m) { if (required) missing(im, name, cur); return -1; }
+    return add_module(im, m, cur, scope, im->mods[cur].ns, name);
+}
+
+/* A filter's filtee goes just before the filter in the searchlist (glibc's
+ * _dl_map_object_deps: inserted there when new, moved up when it is
+ * already later in the list), so its definitions answer every lookup that
+ * reaches the filter. Returns 1 when the entry at q is now the filtee. */
+static int filtee_before(struct searchlist *sl, int q, int j)
+{
+    int at = -1;
+    for (int i = 0; i < sl->n; i++)
+        if (sl->idx[i] == j) at = i;
+    if (at >= 0 && at < q) return 0;   /* already ahead of the filter */
+    if (at < 0) { searchlist_push(sl, j, sl->join[q]); at = sl->n - 1; }
+    for (int i = at; i > q; i--) {   /* rotate it into place q */
+        int t = sl->idx[i]; sl->idx[i] = sl->idx[i - 1]; sl->idx[i - 1] = t;
+        t = sl->join[i]; sl->join[i] = sl->join[i - 1]; sl->join[i - 1] = t;
+    }
+    return 1;
+}
+
+/* Breadth-first over NEEDED from root; fills sl in load order. A filter's
+ * filtees (DT_FILTER must load, DT_AUXILIARY may fail) come before it,
+ * and are walked next; a filter run as the main object (ld.so FILE, as
+ * ldd does) has its filtees ignored: glibc 2.36 loads none (LD_DEBUG=libs
+ * names none). */
 static int bfs(struct image *im, struct searchlist *sl, int root, int scope, char **err)
 {
     if (!in_list(sl, root)) push(sl, root);
+    int moves = 0;   /* filters that are each other's filtees move each other for ever: a bound */
     for (int q = 0; q < sl->n; q++) {   /* the executable and any preloads first, then their NEEDED */
-        int cur = sl->idx[q];
-        struct module *cm = im->mods[cur].m;
-        for (int k = 0; k < cm->nneeded; k++) {
-            const char *name = cm->needed[k];
-            int j = by_name(im, name, im->mods[cur].ns);
-            if (j < 0) {
-                struct module *m = find_library(im, cur, name, err);
-                if (*err) return -1;
-                if (!m) { missing(im, name, cur); continue; }
-                j = add_module(im, m, cur, scope, im->mods[cur].ns, name);
-                cm = im->mods[cur].m;
-            }
-            struct lmod *cl = &im->mods[cur];
-            int seen = 0;
-            for (int i = 0; i < cl->ndeps; i++) seen |= cl->deps[i] == j;
-            if (!seen) { GROW(cl->deps, cl->ndeps, cl->depcap); cl->deps[cl->ndeps++] = j; }
+        int cur = sl->idx[q], first = -1;
+        for (int k = 0; k < im->mods[cur].m->nneeded; k++) {
+            int j = need(im, cur, im->mods[cur].m->needed[k], 1, scope, err);
+            if (*err) return -1;
+            if (j < 0) continue;
+            add_dep(&im->mods[cur], j);
             if (!in_list(sl, j)) push(sl, j);
         }
+        for (int k = 0; cur && k < im->mods[cur].m->nfiltees; k++) {   /* the main object's: not followed (measured) */
+            const struct filtee *f = &im->mods[cur].m->filtees[k];
+            int j = need(im, cur, f->name, !f->aux, scope, err);
+            if (*err) return -1;
+            if (j < 0 || j == cur) continue;
+            add_dep(&im->mods[cur], j);
+            if (im->mods[j].filter < 0) im->mods[j].filter = cur;
+            if (im->mods[cur].filter == j || moves > 4 * sl->n) continue;
+            int at = q;
+            while (sl->idx[at] != cur) at++;
+            if (filtee_before(sl, at, j) && (moves++, first < 0)) first = at;
+        }
+        if (first >= 0) q = first - 1;   /* the first filtee inserted is walked next */
     }
     return 0;
 }

@@ -111,6 +111,18 @@ static int in_plt(const struct module *m, uint64_t bias, uint64_t a)
     return 0;
 }
 
+/* An IRELATIVE slot of m holds what the resolver at file address
+ * resolver returned: for m's exported IFUNC of that resolver, the
+ * implementation its own calls run (funcstate.c judges its state on it).
+ * Written on the file's module: one process is read per run. */
+static void own_impl(const struct live *lv, struct module *m, const struct lobj *o, GElf_Sxword resolver, uint64_t off)
+{
+    ElfW(Addr) v;
+    if (live_read(lv, o->addr + off, &v, sizeof v) || v < o->lo || v >= o->hi) return;
+    for (int i = 0; i < m->ndefs; i++)
+        if (m->defs[i].ifunc && m->defs[i].value == (uint64_t)resolver) m->defs[i].impl = v - o->addr;
+}
+
 /* Reads one object's JUMP_SLOT and GLOB_DAT slots: name -> what it holds. */
 static void read_slots(struct live *lv, const struct image *im, const struct lobj *o)
 {
@@ -132,6 +144,10 @@ static void read_slots(struct live *lv, const struct image *im, const struct lob
             uint64_t info = rela ? r.r_info : rl.r_info, off = rela ? r.r_offset : rl.r_offset;
             int type = GELF_R_TYPE(info), bad = 0;
             GElf_Sym s;
+            if (type == R_IRELATIVE_TYPE && rela && !GELF_R_SYM(info)) {   /* m's own slot for its IFUNC */
+                own_impl(lv, im->mods[o->idx].m, o, r.r_addend, off);
+                continue;
+            }
             if ((type != R_JUMP_SLOT_TYPE && type != R_GLOB_DAT_TYPE) || !GELF_R_SYM(info) ||
                 !gelf_getsym(sd, GELF_R_SYM(info), &s))
                 continue;
@@ -177,7 +193,7 @@ int live_image(struct image *im, struct live *lv, const struct dlopen_req *user,
         }
         module_hold(m);   /* image_free lets go */
         GROW(im->mods, im->n, im->cap);
-        im->mods[im->n] = (struct lmod){ .m = m, .loader = -1, .scope = -1, .now = m->bind_now, .ns = o->ns };
+        im->mods[im->n] = (struct lmod){ .m = m, .loader = -1, .scope = -1, .filter = -1, .now = m->bind_now, .ns = o->ns };
         struct lmod *l = &im->mods[im->n];
         l->names = xcalloc(2, sizeof *l->names);
         l->names[l->nnames++] = o->name;

@@ -11,12 +11,18 @@
 #if defined(__x86_64__)
 #define R_COPY_TYPE R_X86_64_COPY
 #define R_JUMP_SLOT_TYPE R_X86_64_JUMP_SLOT
+#define R_TLS_MOD R_X86_64_DTPMOD64
+#define R_TLS_TPOFF R_X86_64_TPOFF64
 #elif defined(__aarch64__)
 #define R_COPY_TYPE R_AARCH64_COPY
 #define R_JUMP_SLOT_TYPE R_AARCH64_JUMP_SLOT
+#define R_TLS_MOD R_AARCH64_TLS_DTPMOD
+#define R_TLS_TPOFF R_AARCH64_TLS_TPREL
 #elif defined(__i386__)
 #define R_COPY_TYPE R_386_COPY
 #define R_JUMP_SLOT_TYPE R_386_JMP_SLOT
+#define R_TLS_MOD R_386_TLS_DTPMOD32
+#define R_TLS_TPOFF R_386_TLS_TPOFF
 #endif
 
 static int kind_of(int type)
@@ -42,7 +48,7 @@ int read_dynamic(struct parse *p)
     Elf_Data *d = elf_getdata(p->dynamic, NULL);
     if (!d) return bad(p, "unreadable .dynamic: %s", elf_why("no data"));
     size_t n = d->d_size / gelf_fsize(p->e, ELF_T_DYN, 1, EV_CURRENT), strtab = p->dynamic_sh.sh_link;
-    int cap = 0, oob = 0, has_strtab = 0;
+    int cap = 0, fcap = 0, oob = 0, has_strtab = 0;
     for (size_t i = 0; i < n; i++) {
         GElf_Dyn dyn;
         if (!gelf_getdyn(d, i, &dyn)) return bad(p, "corrupt .dynamic entry %zu", i);
@@ -52,6 +58,10 @@ int read_dynamic(struct parse *p)
         case DT_NEEDED:
             GROW(m->needed, m->nneeded, cap);
             m->needed[m->nneeded++] = elf_str(p->e, strtab, v, &oob);
+            break;
+        case DT_FILTER: case DT_AUXILIARY:   /* the filtee ld.so loads and puts first (closure.c) */
+            GROW(m->filtees, m->nfiltees, fcap);
+            m->filtees[m->nfiltees++] = (struct filtee){ elf_str(p->e, strtab, v, &oob), dyn.d_tag == DT_AUXILIARY };
             break;
         case DT_SONAME: m->soname = elf_str(p->e, strtab, v, &oob); break;
         case DT_RPATH: m->rpath = elf_str(p->e, strtab, v, &oob); break;
@@ -84,7 +94,7 @@ int read_dynamic(struct parse *p)
         }
     }
     if (oob) return bad(p, ".dynamic string offset out of range of .dynstr");
-    if ((m->nneeded || m->soname || m->rpath || m->runpath) && !has_strtab)
+    if ((m->nneeded || m->nfiltees || m->soname || m->rpath || m->runpath) && !has_strtab)
         return bad(p, "names in .dynamic but no DT_STRTAB");
     return 0;
 }
@@ -151,7 +161,7 @@ int read_dynsym(struct parse *p)
         p->sym2def[i] = m->ndefs;
         m->defs[m->ndefs++] = (struct def){ .name = name, .hash = name_hash(name), .ver = vs & 0x7fff,
                                             .hidden = (vs & 0x8000) != 0, .kind = kind_of(type), .vis = vis,
-                                            .bind = bind, .readonly = ro, .ifunc = type == STT_GNU_IFUNC, .value = s.st_value,
+                                            .bind = bind, .readonly = ro, .ifunc = type == STT_GNU_IFUNC, .tls = type == STT_TLS, .value = s.st_value,
                                             .size = s.st_size, .shndx = s.st_shndx, .next = -1 };
         m->n_func_exports += kind_of(type) == K_FUNC;
     }
@@ -209,6 +219,10 @@ int read_relocs(struct parse *p)
             uint64_t info = rela ? r.r_info : rl.r_info;
             size_t si = GELF_R_SYM(info);
             int slot = GELF_R_TYPE(info) == R_JUMP_SLOT_TYPE;
+            /* local-dynamic (the module's own id) or initial-exec to an
+             * offset the linker fixed: the code reaches its own TLS block,
+             * whatever name another module's lookup finds */
+            if (si == 0 && (GELF_R_TYPE(info) == R_TLS_MOD || GELF_R_TYPE(info) == R_TLS_TPOFF)) m->tls_local = 1;
             if (si == 0 || si >= p->nsyms) continue;
             if (classes) note_lookup(p, si, GELF_R_TYPE(info), classes, &lcap);
             if (p->sym2ref[si] >= 0) {   /* lazy until some relocation needs it at load time */

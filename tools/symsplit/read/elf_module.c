@@ -36,7 +36,7 @@ void module_free(struct module *m)
     free(m->copies);   /* copies.c's fingerprint: one allocation */
     if (m->elf) elf_end(m->elf);
     if (m->map && m->size && !m->borrowed) unmap_input(m->map, m->size);
-    free(m->needed); free(m->vers); free(m->vneeds); free(m->vdefs); free(m->defs); free(m->dups); free(m->refs); free(m->looks); free(m->bucket);
+    free(m->needed); free(m->filtees); free(m->vers); free(m->vneeds); free(m->vdefs); free(m->defs); free(m->dups); free(m->refs); free(m->looks); free(m->bucket);
     free(m->path); free(m->origin);
     free(m);
 }

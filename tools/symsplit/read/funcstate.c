@@ -10,6 +10,8 @@
  * through %fs other than the stack-protector canary.  A direct call into code
  * whose bounds are unknown (a stripped local function) makes the answer
  * unknown: the caller then falls back to the module-level estimate.
+ * An IFUNC is judged by the implementations its resolver can return, or
+ * under --pid by the one the process's slot holds (image_live.c).
  * x86-64 only; elsewhere the answer is always unknown. */
 #include "base/symsplit.h"
 #include <gelf.h>
@@ -214,6 +216,39 @@ int insn_boundary(struct module *m, uint64_t addr)
 #endif
 }
 
+/* An IFUNC's code is the implementation its resolver returns, not the
+ * resolver: the candidates are the function starts the resolver takes the
+ * address of (lea sym(%rip), or an immediate in position-dependent code).
+ * Returns how many went into work (0: none found, the answer unknown). */
+static int ifunc_targets(const struct fstate *s, csh h, const struct def *d, uint64_t *work)
+{
+    const struct range *c = in(s->code, s->ncode, d->value);
+    if (!c || d->value + d->size > c->hi) return 0;
+    const uint8_t *code = c->bytes + (d->value - c->lo);
+    size_t size = d->size;
+    uint64_t addr = d->value;
+    int n = 0;
+    cs_insn *insn = cs_malloc(h);
+    while (n < MAXFN && cs_disasm_iter(h, &code, &size, &addr, insn)) {
+        const cs_x86 *x = &insn->detail->x86;
+        if (insn->id == X86_INS_CALL || insn->id == X86_INS_JMP) continue;
+        for (int k = 0; k < x->op_count && n < MAXFN; k++) {
+            const cs_x86_op *op = &x->operands[k];
+            uint64_t t;
+            if (op->type == X86_OP_MEM && op->mem.base == X86_REG_RIP && insn->id == X86_INS_LEA)
+                t = insn->address + insn->size + op->mem.disp;
+            else if (op->type == X86_OP_IMM) t = (uint64_t)op->imm;
+            else continue;
+            if (t == d->value || !fn_at(s, t)) continue;
+            int seen = 0;
+            for (int j = 0; j < n && !seen; j++) seen = work[j] == t;
+            if (!seen) work[n++] = t;
+        }
+    }
+    cs_free(insn, 1);
+    return n;
+}
+
 /* The walk behind function_state and function_touches. */
 static int walk(struct module *m, const struct def *d, struct touches *col)
 {
@@ -227,7 +262,9 @@ static int walk(struct module *m, const struct def *d, struct touches *col)
     uint64_t work[MAXFN];
     int depthof[MAXFN], nwork = 1, unknown = 0, state = 0;
     work[0] = d->value;
-    depthof[0] = 0;
+    if (d->ifunc && d->impl && fn_at(s, d->impl)) work[0] = d->impl;   /* what the process's resolver returned */
+    else if (d->ifunc && !(nwork = ifunc_targets(s, h, d, work))) { cs_close(&h); return -1; }
+    for (int i = 0; i < nwork; i++) depthof[i] = 0;
     for (int i = 0; i < nwork && (col || !state); i++) {
         int seen = 0;
         for (int j = 0; j < i && !seen; j++) seen = work[j] == work[i];
@@ -235,7 +272,7 @@ static int walk(struct module *m, const struct def *d, struct touches *col)
         const struct range *f = fn_at(s, work[i]);
         uint64_t hi = f ? f->hi : work[i] + d->size;
         int before = nwork;
-        int r = decode(s, h, work[i], hi, work, &nwork, i ? depthof[i] : 0, &unknown, col);
+        int r = decode(s, h, work[i], hi, work, &nwork, depthof[i], &unknown, col);
         for (int j = before; j < nwork; j++) depthof[j] = depthof[i] + 1;
         if (r < 0) unknown = 1;
         if (r > 0) state = 1;

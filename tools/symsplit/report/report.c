@@ -63,6 +63,9 @@ static void captured(char **s, const struct image *im, const char *name, const s
                 mname(im, f->target));
         cat(s, " (%s scope%s%s)", f->local ? "dlopen local" : "global",
             ver ? ", version " : "", ver ? ver : "");
+        int flt = im->mods[f->target].filter;   /* a filtee: searched just before its filter (closure.c) */
+        if (flt >= 0 && flt == f->x)
+            cat(s, ", %s being %s's filtee, searched before it", mname(im, f->target), mname(im, f->x));
     }
 }
 
@@ -102,6 +105,10 @@ static void alive_because(char **s, const struct image *im, const char *name, co
     switch (f->ev_how) {
     case H_SYMBOLIC: cat(s, "%s is linked -Bsymbolic (DF_SYMBOLIC), its references bind its own %s", x, nm); break;
     case H_PROTECTED: cat(s, "%s defines %s protected, its references bind it", x, nm); break;
+    case H_TLS_LOCAL:
+        cat(s, "%s reaches its thread-local %s by its own module id (local-dynamic: no relocation names it), "
+               "so its code keeps its own copy", x, nm);
+        break;
     case H_HIDDEN: cat(s, "%s has its own hidden copy of %s (.symtab), bound at link time", x, nm); break;
     case H_DIRECT:
         cat(s, "%s is probably self-binding: its code calls its own %s directly, not through the PLT%s", x, nm,

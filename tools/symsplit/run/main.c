@@ -44,7 +44,7 @@
     "  --bindings             no findings: every symbol lookup ld.so makes to relocate each image\n" \
     "                         (as under LD_BIND_NOW) and the definition it binds, one line each:\n" \
     "                         binding FROM TO SYMBOL VERSION KIND observed|modelled (tab-separated;\n" \
-    "                         TO, VERSION - for none; KIND normal, copy, TLS, IFUNC or protected),\n" \
+    "                         TO, VERSION - for none; KIND normal, copy, TLS, IFUNC, protected or filter),\n" \
     "                         each image headed by 'image PATH'; exit 0, or 2 if an image failed\n" \
     "Exit: 0 no split, 1 split found, 2 error (bad input, bad usage), 3 an image cannot load.\n"
 

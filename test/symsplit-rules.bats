@@ -1,0 +1,128 @@
+#!/usr/bin/env bats
+# symsplit: loader rules beyond plain scope order: filters (DT_FILTER,
+# DT_AUXILIARY), IFUNC entry points, thread-local variables in each TLS
+# model. Each fixture is run: its verdict comes from what the running
+# process shows (a count, or tv's address as each module sees it), and the
+# loader's own record (LD_DEBUG=bindings) is set beside symsplit --bindings.
+# Shared setup: symsplit-setup.bash.
+load helpers
+load symsplit-setup
+load symsplit-pause
+BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-120}
+
+# The file the loader bound FROM's reference to SYMBOL to, in DIR/app's run
+loader_bound() {   # DIR FROM SYMBOL
+    { LD_DEBUG=bindings timeout -k 2 10 "$1/app" 2>&1 > /dev/null || true; } |
+        "$TOP/scripts/ld-debug" --names --bindings "$3'" | sed -n "s/^binding file $2 \[0\] to \([^ ]*\) \[0\]: .*/\1/p"
+}
+# The file and kind symsplit --bindings binds FROM's reference to SYMBOL to
+model_bound() {   # DIR FROM SYMBOL
+    ss --bindings "$1/app" | awk -F '\t' -v f="$2" -v s="$3" \
+        '$1 == "binding" && $4 == s && (f == $2 || substr($2, length($2) - length(f)) == "/" f) { n = $3; sub(/.*\//, "", n); print n, $6 }'
+}
+# How many different addresses of tv the modules of DIR/app see
+tv_addresses() { timeout -k 2 10 "$1/app" | sed -n 's/^tv@\(0x[0-9a-f]*\) .*/\1/p' | sort -u | wc -l; }
+
+@test "filters: a DT_FILTER stub before a self-binding filtee: the filtee answers (kind filter), no SPLIT, as running it shows" {
+    run truth ok-filter
+    assert_success
+    run loader_bound "$FX/ok-filter" libuser.so reg_count
+    assert_output libimpl.so
+    run model_bound "$FX/ok-filter" libuser.so reg_count
+    assert_output "libimpl.so filter"
+    run ss "$FX/ok-filter/app"
+    assert_success
+    refute_line --partial SPLIT
+}
+
+@test "filters: a self-binding DT_AUXILIARY filter whose filtee loads: its dependents bind the filtee, SPLIT, as running it shows" {
+    run truth split-auxiliary
+    assert_failure 1
+    run loader_bound "$FX/split-auxiliary" libuser.so reg_count
+    assert_output libimpl.so
+    run model_bound "$FX/split-auxiliary" libuser.so reg_count
+    assert_output "libimpl.so filter"
+    run ss "$FX/split-auxiliary/app"
+    assert_failure 1
+    assert_line --regexp "^SPLIT .* reg_count .*libuser.so depends on libaux.so but its reference resolves to libimpl.so's copy \\(global scope\\), libimpl.so being libaux.so's filtee, searched before it.*libaux.so defines reg_count protected"
+}
+
+@test "filters: a DT_AUXILIARY filter whose filtee is missing answers itself: it loads, no SPLIT, as running it shows" {
+    local d=$BATS_TEST_TMPDIR/aux
+    cp -r "$FX/split-auxiliary" "$d"
+    rm "$d/libimpl.so"
+    run timeout -k 2 10 "$d/app"
+    assert_success
+    run loader_bound "$d" libuser.so reg_count
+    assert_output libaux.so
+    run model_bound "$d" libuser.so reg_count
+    assert_output "libaux.so normal"
+    run ss "$d/app"
+    assert_success
+    refute_line --partial SPLIT
+}
+
+@test "IFUNC: protected IFUNC entry points whose implementations touch state, a second copy in the executable: SPLIT, as running it shows" {
+    run truth split-ifunc
+    assert_failure 1
+    run loader_bound "$FX/split-ifunc" libuser.so reg_count
+    assert_output app
+    run ss "$FX/split-ifunc/app"
+    assert_failure 1
+    assert_line --regexp "^SPLIT .* reg_count .*libreg.so defines reg_count protected.*function with private state behind it"
+}
+
+@test "IFUNC: -Bsymbolic-functions leaves an IFUNC interposable (its JUMP_SLOT names it): one live copy, no SPLIT, as running it shows" {
+    run truth ok-ifunc-bsymfunc
+    assert_success
+    run loader_bound "$FX/ok-ifunc-bsymfunc" libreg.so reg_add
+    assert_output app
+    run model_bound "$FX/ok-ifunc-bsymfunc" libreg.so reg_add
+    assert_output "app normal"
+    run ss "$FX/ok-ifunc-bsymfunc/app"
+    assert_success
+    refute_line --partial SPLIT
+}
+
+@test "IFUNC: a stateless IFUNC (constant implementations) captured is INFO, judged on its implementations" {
+    run truth ok-stateless-ifunc
+    assert_success
+    run ss --info "$FX/ok-stateless-ifunc/app"
+    assert_success
+    assert_line --regexp "^INFO .* reg_api .*reaches no private state \\(per disassembly of the implementations the IFUNC's resolver returns, and their callees\\)"
+}
+
+@test "TLS: in each model, SPLIT exactly where the running fixture shows two addresses of tv; the loader's lookups of tv are the model's" {
+    local s n seen=0
+    for s in split-tls-local-dynamic ok-tls-global-dynamic ok-tls-initial-exec ok-tls-local-dynamic-alone; do
+        n=$(tv_addresses "$FX/$s")
+        [ "$n" -ge 1 ] || fail "$s: no address of tv printed"
+        run ss "$FX/$s/app"
+        if [ "$n" -gt 1 ]; then
+            seen=$((seen + 1))
+            assert_failure 1
+            assert_line --regexp "^SPLIT .* tv .*libtls.so reaches its thread-local tv by its own module id"
+        else
+            assert_success
+        fi
+        # every lookup of tv the loader made (local-dynamic: none from
+        # libtls.so), as the model makes it
+        for from in app libtls.so libpeer.so; do
+            run loader_bound "$FX/$s" "$from" tv
+            local l=$output
+            run model_bound "$FX/$s" "$from" tv
+            [ "$l" = "${output% TLS}" ] || fail "$s: $from's tv: loader '$l', model '$output'"
+        done
+    done
+    [ "$seen" -eq 1 ]   # the local-dynamic fixture splits, as its addresses show
+}
+
+@test "IFUNC --pid: the implementation the process's IRELATIVE slot holds is the code judged" {
+    bats_require_minimum_version 1.5.0
+    live_start "$FX/ok-stateless-ifunc/app"
+    run --separate-stderr ss --info --pid "$LIVE_PID"
+    live_end
+    [ "$LIVE_STATUS" -eq 0 ]
+    assert_success
+    assert_line --regexp "^INFO .* reg_api .*reaches no private state \\(per disassembly of the IFUNC's implementation the process's slot holds, and its callees\\)"
+}
