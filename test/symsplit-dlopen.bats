@@ -33,6 +33,17 @@ timeline() {
     timeline plugin.so:lazy libC.so:global
     assert_failure 1
 }
+@test "symsplit: an RTLD_GLOBAL module's constructor that calls into a lazy module binds its slot before the newcomer joins the global scope" {
+    # the loader's record: plugin.so's reg_count bound while libnew.so's constructor runs, to libB.so
+    run env LD_DEBUG=bindings,files timeout -k 2 10 "$FX/timeline/app" "$FX/timeline/plugin.so:lazy" "$FX/timeline/libnew.so:global"
+    assert_success
+    order=$("$TOP/scripts/ld-debug" --names <<<"$output" | grep -E "^calling init: libnew.so|^binding file plugin.so .* \`reg_count'" | tr '\n' '|')
+    [[ $order == "calling init: libnew.so|binding file plugin.so [0] to libB.so [0]: normal symbol \`reg_count'|" ]] || { echo "$order"; false; }
+    timeline plugin.so:lazy libnew.so:global
+    assert_success
+    timeline plugin.so libnew.so:global     # bound at open (RTLD_NOW): unchanged by the newcomer
+    assert_success
+}
 
 # ---- the two false SPLITs of the held-out corpus ----
 @test "symsplit: an archive copy the executable hides with --exclude-libs, its .so needed only by a library: no split, as running it shows" {

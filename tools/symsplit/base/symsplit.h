@@ -172,6 +172,9 @@ struct lmod {
     int deepbind;
     int step;                /* 0: loaded at start-up; k: by the k-th --dlopen */
     int now;                 /* binds every reference when loaded (BIND_NOW, RTLD_NOW) */
+    int ctor_step;           /* 0, or k: its lazy slots are bound while the constructors of the
+                              * RTLD_GLOBAL dlopen of step k run (they call into it), before that
+                              * dlopen joins the global scope (closure.c) */
     int ns_scope;            /* dlmopen (--pid, --trace): 1 + the local searchlist that is its
                               * namespace's global scope (its first object's); 0: the main namespace */
     int ns;                  /* its link-map namespace as the loader numbers it: 0 the main one */

@@ -59,7 +59,8 @@ int lookup_in(const struct image *im, const struct searchlist *sl, const char *n
  * When: a module binding at load sees the global scope as it stood when it
  * was opened (start-up modules: the start-up closure; the k-th dlopen: what
  * joined before it; an RTLD_GLOBAL module joins after its own relocation).
- * A lazy slot is bound at first call, assumed after the last open.
+ * A lazy slot is bound at first call, assumed after the last open, or
+ * while a later RTLD_GLOBAL dlopen's constructors call into it (closure.c).
  * Observed first: a binding read from the process (observed.c) is what ran. */
 int lookup(const struct image *im, int from, const char *name, uint32_t hash,
            const char *ver, int ver_hidden, int lazy, int *defidx)
@@ -72,7 +73,8 @@ int lookup_skip(const struct image *im, int from, const char *name, uint32_t has
 {
     int seen = observed_module(im, from, name, ver), sd;
     if (seen >= 0 && (sd = match(im->mods[seen].m, name, hash, ver, ver_hidden)) >= 0) { *defidx = sd; return seen; }
-    int until = lazy && !im->mods[from].now ? INT_MAX : im->mods[from].step ? im->mods[from].step - 1 : 0;
+    int until = lazy && !im->mods[from].now ? (im->mods[from].ctor_step ? im->mods[from].ctor_step - 1 : INT_MAX)
+                : im->mods[from].step ? im->mods[from].step - 1 : 0;
     const struct lmod *l = &im->mods[from];
     const struct searchlist *first = &im->global, *second = NULL;
     if (l->ns_scope) {   /* another namespace: the main one's global scope is not searched */
