@@ -83,6 +83,20 @@ timeline() {
     assert_line --regexp "^SPLIT .* reg_count .*app depends on libreg.so but its reference resolves to libvendor.so's copy.*libuser.so's reference resolves to libreg.so's copy"
 }
 
+@test "symsplit: dlsym takes the default version, never a hidden one an unversioned reference would bind: split, as running it shows" {
+    d=$FX/dlsym-newest
+    [ "$(readelf -W --dyn-syms "$d/plugin.so" | grep -c ' reg_count@VENDOR_1$')" -eq 1 ]     # hidden, no default
+    [ "$(readelf -W -V "$d/plugin.so" | grep -c 'Index: 2 .*Name: VENDOR_1$')" -eq 1 ]       # the oldest node
+    run env LD_DEBUG=bindings timeout -k 2 10 "$d/app" "$d/plugin.so" reg_count user_count
+    assert_failure 1                                     # the two names read two registries
+    run "$TOP/scripts/ld-debug" --names --bindings reg_count <<<"$output"
+    assert_line "binding file plugin.so [0] to libreg.so [0]: normal symbol \`reg_count'"   # the dlsym
+    assert_line "binding file plugin.so [0] to libA.so [0]: normal symbol \`reg_count'"     # user_count's call
+    run ss --dlsym reg_count --dlsym user_count --dlopen "$d/plugin.so" "$d/app"
+    assert_failure 1
+    assert_line --regexp "^SPLIT .* reg_count .*plugin.so depends on libreg.so but its reference resolves to libA.so's copy.*dlsym on the --dlopen handle of plugin.so finds libreg.so's copy"
+}
+
 @test "symsplit: a lone hidden namesake (.symtab only) is no copy in play: no split, as running it shows" {
     run truth ok-hidden-namesake
     assert_success
