@@ -27,6 +27,21 @@ BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-120}
     assert_line --regexp "^SPLIT .* reg_count .*plugin.so depends on libB.so but its reference resolves to libC.so's copy"
 }
 
+@test "symsplit: --maps: a second file of a loaded SONAME, opened by its path, is a module of its own, not the dependency that name binds" {
+    bats_require_minimum_version 1.5.0
+    t=$FX/same-soname m=$BATS_TEST_TMPDIR/maps
+    DLORDER_MAPS=$m run env LD_DEBUG=bindings timeout -k 2 10 "$t/app" "$t/a/plugin.so" "$t/b/libB.so:global" "$t/b/plugin.so"
+    assert_success
+    # the truth: each plugin's reg_count runs on another file's registry
+    run "$TOP/scripts/ld-debug" --row "$t" --bindings reg_count <<<"$output"
+    assert_line "binding file a/plugin.so [0] to a/libB.so [0]: normal symbol \`reg_count'"
+    assert_line "binding file b/plugin.so [0] to b/libB.so [0]: normal symbol \`reg_count'"
+    run --separate-stderr ss --dlsym user_count --dlopen "$t/b/libB.so:global" --maps "$m"
+    assert_failure 1
+    [[ $stderr == *"3 module(s) taken as dlopens in load (reverse address) order: $t/a/plugin.so:local $t/b/libB.so:global $t/b/plugin.so:local"* ]] || { echo "$stderr"; false; }
+    assert_line --regexp "^SPLIT .* reg_count .*b/plugin.so depends on a/libB.so but its reference resolves to b/libB.so's copy"
+}
+
 @test "symsplit --trace: route-b's dlmopen row is read in both namespaces: namespace 1's own librt copy, bound by its own plugin, is the partition the lab measures" {
     bats_require_minimum_version 1.5.0
     d=$BUILD/route-b/dlmopen
