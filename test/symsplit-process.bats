@@ -42,6 +42,25 @@ BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-120}
     assert_line --regexp "^SPLIT .* reg_count .*b/plugin.so depends on a/libB.so but its reference resolves to b/libB.so's copy"
 }
 
+@test "symsplit --trace: an RTLD_DEEPBIND dlopen is read from the loader's scopes: a lazy slot not yet bound is modelled in its own scope first" {
+    bats_require_minimum_version 1.5.0
+    t=$FX/deepbind
+    export TMPDIR=$BATS_TEST_TMPDIR
+    # the truth: plugin.so's first scope is its own searchlist, its reg_count binds libB.so's, one registration seen
+    run env LD_DEBUG=scopes,bindings timeout -k 2 10 "$t/app" "$t/plugin.so:deepbind:lazy"
+    assert_success
+    run "$TOP/scripts/ld-debug" --names <<<"$output"
+    assert_line "scope 0: plugin.so libB.so libc.so.6 ld-linux-x86-64.so.2"
+    assert_line "binding file plugin.so [0] to libB.so [0]: normal symbol \`reg_count'"
+    # poke's reg_add, never called, binds libB.so's too (deepbind): no split, as with --dlopen :deepbind
+    run --separate-stderr ss --dlsym user_count --trace -- "$t/app" "$t/plugin.so:deepbind:lazy"
+    assert_success
+    [[ $stderr == *"1 module(s) it dlopened, in that order: $t/plugin.so:local:deepbind;"* ]] || { echo "$stderr"; false; }
+    refute_line --regexp '^SPLIT '
+    run ss --dlsym user_count --dlopen "$t/plugin.so:deepbind:lazy" "$t/app"
+    assert_success
+}
+
 @test "symsplit --trace: route-b's dlmopen row is read in both namespaces: namespace 1's own librt copy, bound by its own plugin, is the partition the lab measures" {
     bats_require_minimum_version 1.5.0
     d=$BUILD/route-b/dlmopen
