@@ -183,15 +183,16 @@ static int defines_func(const struct module *m, const char *name)
  * newcomer not yet global (measured: timeline, plugin.so:lazy then
  * libnew.so:global, whose constructor calls plugin.so's user_count:
  * plugin.so's reg_count binds libB.so's, after "calling init: libnew.so").
- * Which functions a constructor calls is not in the files: a module whose
- * functions the newcomer's objects reference (already loaded, in its
- * scope) is taken to be called then; its slots bind before the
- * promotion, the side that makes no capture. */
+ * Which functions a constructor calls is not in the files: a module an
+ * earlier dlopen loaded, among the newcomer's dependencies, whose functions
+ * the newcomer's objects reference, is taken to be called then; its slots
+ * bind before the promotion, the side that makes no capture.  The start-up
+ * modules keep "after the last open" (not measured here). */
 static void ctor_calls(struct image *im, const struct searchlist *sl, int before, int step)
 {
-    for (int o = 0; o < before; o++) {
+    for (int o = 0; o < before && before < im->n; o++) {   /* nothing new: no constructor runs */
         struct lmod *old = &im->mods[o];
-        if (old->now || old->ctor_step || old->ns != im->mods[before].ns || (!in_list(sl, o) && !in_list(&im->global, o))) continue;
+        if (old->now || old->ctor_step || !old->step || !in_list(sl, o)) continue;
         for (int i = before; i < im->n && !old->ctor_step; i++)
             for (int k = 0; k < im->mods[i].m->nrefs && !old->ctor_step; k++)
                 if (defines_func(old->m, im->mods[i].m->refs[k].name)) old->ctor_step = step;
