@@ -83,6 +83,26 @@ timeline() {
     assert_line --regexp "^SPLIT .* reg_count .*app depends on libreg.so but its reference resolves to libvendor.so's copy.*libuser.so's reference resolves to libreg.so's copy"
 }
 
+@test "symsplit: an unversioned reference binds the oldest node's definition, hidden or not, and skips a hidden one further on, as running it shows and --bindings agrees" {
+    local s
+    [ "$(readelf -W --dyn-syms "$FX/version-oldest/libvendor.so" | grep -Ec ' reg_count@(VENDOR_1|@VENDOR_2)$')" -eq 2 ]
+    [ "$(readelf -W --dyn-syms "$FX/version-hidden/libvendor.so" | grep -Ec ' reg_count@VENDOR_2$')" -eq 1 ]
+    for s in version-oldest version-hidden; do
+        run env LD_DEBUG=bindings timeout -k 2 10 "$FX/$s/app"
+        want=$status
+        run "$TOP/scripts/ld-debug" --names --bindings reg_count <<<"$output"
+        case $s in
+        version-oldest) [ "$want" -eq 1 ] && assert_line "binding file app [0] to libvendor.so [0]: normal symbol \`reg_count'" ;;
+        version-hidden) [ "$want" -eq 0 ] && assert_line "binding file app [0] to libreg.so [0]: normal symbol \`reg_count'" ;;
+        esac
+        run ss "$FX/$s/app"
+        [ "$status" -eq "$want" ] || { echo "$s: running it $want, symsplit $status: $output"; false; }
+    done
+    run timeout -k 2 240 "$TOP/tools/symsplit/dev/check-bindings" "$SYMSPLIT" "$BATS_TEST_TMPDIR/out" "$FX/version-oldest" "$FX/version-hidden" "$FX/split-version-nodes"
+    assert_success
+    assert_line --regexp '^bindings: ([1-9][0-9]*)/\1 agree \(100.00%\)$'
+}
+
 @test "symsplit: dlsym takes the default version, never a hidden one an unversioned reference would bind: split, as running it shows" {
     d=$FX/dlsym-newest
     [ "$(readelf -W --dyn-syms "$d/plugin.so" | grep -c ' reg_count@VENDOR_1$')" -eq 1 ]     # hidden, no default
