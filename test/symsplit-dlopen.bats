@@ -33,6 +33,17 @@ timeline() {
     timeline plugin.so:lazy libC.so:global
     assert_failure 1
 }
+@test "symsplit: an RTLD_GLOBAL module's constructor that calls into a lazy module binds its slot before the newcomer joins the global scope" {
+    # the loader's record: plugin.so's reg_count bound while libnew.so's constructor runs, to libB.so
+    run env LD_DEBUG=bindings,files timeout -k 2 10 "$FX/timeline/app" "$FX/timeline/plugin.so:lazy" "$FX/timeline/libnew.so:global"
+    assert_success
+    order=$("$TOP/scripts/ld-debug" --names <<<"$output" | grep -E "^calling init: libnew.so|^binding file plugin.so .* \`reg_count'" | tr '\n' '|')
+    [[ $order == "calling init: libnew.so|binding file plugin.so [0] to libB.so [0]: normal symbol \`reg_count'|" ]] || { echo "$order"; false; }
+    timeline plugin.so:lazy libnew.so:global
+    assert_success
+    timeline plugin.so libnew.so:global     # bound at open (RTLD_NOW): unchanged by the newcomer
+    assert_success
+}
 
 # ---- the two false SPLITs of the held-out corpus ----
 @test "symsplit: an archive copy the executable hides with --exclude-libs, its .so needed only by a library: no split, as running it shows" {
@@ -70,6 +81,40 @@ timeline() {
     run ss "$FX/split-version-nodes/app"
     assert_failure 1
     assert_line --regexp "^SPLIT .* reg_count .*app depends on libreg.so but its reference resolves to libvendor.so's copy.*libuser.so's reference resolves to libreg.so's copy"
+}
+
+@test "symsplit: an unversioned reference binds the oldest node's definition, hidden or not, and skips a hidden one further on, as running it shows and --bindings agrees" {
+    local s
+    [ "$(readelf -W --dyn-syms "$FX/version-oldest/libvendor.so" | grep -Ec ' reg_count@(VENDOR_1|@VENDOR_2)$')" -eq 2 ]
+    [ "$(readelf -W --dyn-syms "$FX/version-hidden/libvendor.so" | grep -Ec ' reg_count@VENDOR_2$')" -eq 1 ]
+    for s in version-oldest version-hidden; do
+        run env LD_DEBUG=bindings timeout -k 2 10 "$FX/$s/app"
+        want=$status
+        run "$TOP/scripts/ld-debug" --names --bindings reg_count <<<"$output"
+        case $s in
+        version-oldest) [ "$want" -eq 1 ] && assert_line "binding file app [0] to libvendor.so [0]: normal symbol \`reg_count'" ;;
+        version-hidden) [ "$want" -eq 0 ] && assert_line "binding file app [0] to libreg.so [0]: normal symbol \`reg_count'" ;;
+        esac
+        run ss "$FX/$s/app"
+        [ "$status" -eq "$want" ] || { echo "$s: running it $want, symsplit $status: $output"; false; }
+    done
+    run timeout -k 2 240 "$TOP/tools/symsplit/dev/check-bindings" "$SYMSPLIT" "$BATS_TEST_TMPDIR/out" "$FX/version-oldest" "$FX/version-hidden" "$FX/split-version-nodes"
+    assert_success
+    assert_line --regexp '^bindings: ([1-9][0-9]*)/\1 agree \(100.00%\)$'
+}
+
+@test "symsplit: dlsym takes the default version, never a hidden one an unversioned reference would bind: split, as running it shows" {
+    d=$FX/dlsym-newest
+    [ "$(readelf -W --dyn-syms "$d/plugin.so" | grep -c ' reg_count@VENDOR_1$')" -eq 1 ]     # hidden, no default
+    [ "$(readelf -W -V "$d/plugin.so" | grep -c 'Index: 2 .*Name: VENDOR_1$')" -eq 1 ]       # the oldest node
+    run env LD_DEBUG=bindings timeout -k 2 10 "$d/app" "$d/plugin.so" reg_count user_count
+    assert_failure 1                                     # the two names read two registries
+    run "$TOP/scripts/ld-debug" --names --bindings reg_count <<<"$output"
+    assert_line "binding file plugin.so [0] to libreg.so [0]: normal symbol \`reg_count'"   # the dlsym
+    assert_line "binding file plugin.so [0] to libA.so [0]: normal symbol \`reg_count'"     # user_count's call
+    run ss --dlsym reg_count --dlsym user_count --dlopen "$d/plugin.so" "$d/app"
+    assert_failure 1
+    assert_line --regexp "^SPLIT .* reg_count .*plugin.so depends on libreg.so but its reference resolves to libA.so's copy.*dlsym on the --dlopen handle of plugin.so finds libreg.so's copy"
 }
 
 @test "symsplit: a lone hidden namesake (.symtab only) is no copy in play: no split, as running it shows" {

@@ -27,6 +27,40 @@ BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-120}
     assert_line --regexp "^SPLIT .* reg_count .*plugin.so depends on libB.so but its reference resolves to libC.so's copy"
 }
 
+@test "symsplit: --maps: a second file of a loaded SONAME, opened by its path, is a module of its own, not the dependency that name binds" {
+    bats_require_minimum_version 1.5.0
+    t=$FX/same-soname m=$BATS_TEST_TMPDIR/maps
+    DLORDER_MAPS=$m run env LD_DEBUG=bindings timeout -k 2 10 "$t/app" "$t/a/plugin.so" "$t/b/libB.so:global" "$t/b/plugin.so"
+    assert_success
+    # the truth: each plugin's reg_count runs on another file's registry
+    run "$TOP/scripts/ld-debug" --row "$t" --bindings reg_count <<<"$output"
+    assert_line "binding file a/plugin.so [0] to a/libB.so [0]: normal symbol \`reg_count'"
+    assert_line "binding file b/plugin.so [0] to b/libB.so [0]: normal symbol \`reg_count'"
+    run --separate-stderr ss --dlsym user_count --dlopen "$t/b/libB.so:global" --maps "$m"
+    assert_failure 1
+    [[ $stderr == *"3 module(s) taken as dlopens in load (reverse address) order: $t/a/plugin.so:local $t/b/libB.so:global $t/b/plugin.so:local"* ]] || { echo "$stderr"; false; }
+    assert_line --regexp "^SPLIT .* reg_count .*b/plugin.so depends on a/libB.so but its reference resolves to b/libB.so's copy"
+}
+
+@test "symsplit --trace: an RTLD_DEEPBIND dlopen is read from the loader's scopes: a lazy slot not yet bound is modelled in its own scope first" {
+    bats_require_minimum_version 1.5.0
+    t=$FX/deepbind
+    export TMPDIR=$BATS_TEST_TMPDIR
+    # the truth: plugin.so's first scope is its own searchlist, its reg_count binds libB.so's, one registration seen
+    run env LD_DEBUG=scopes,bindings timeout -k 2 10 "$t/app" "$t/plugin.so:deepbind:lazy"
+    assert_success
+    run "$TOP/scripts/ld-debug" --names <<<"$output"
+    assert_line "scope 0: plugin.so libB.so libc.so.6 ld-linux-x86-64.so.2"
+    assert_line "binding file plugin.so [0] to libB.so [0]: normal symbol \`reg_count'"
+    # poke's reg_add, never called, binds libB.so's too (deepbind): no split, as with --dlopen :deepbind
+    run --separate-stderr ss --dlsym user_count --trace -- "$t/app" "$t/plugin.so:deepbind:lazy"
+    assert_success
+    [[ $stderr == *"1 module(s) it dlopened, in that order: $t/plugin.so:local:deepbind;"* ]] || { echo "$stderr"; false; }
+    refute_line --regexp '^SPLIT '
+    run ss --dlsym user_count --dlopen "$t/plugin.so:deepbind:lazy" "$t/app"
+    assert_success
+}
+
 @test "symsplit --trace: route-b's dlmopen row is read in both namespaces: namespace 1's own librt copy, bound by its own plugin, is the partition the lab measures" {
     bats_require_minimum_version 1.5.0
     d=$BUILD/route-b/dlmopen

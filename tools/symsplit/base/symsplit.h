@@ -181,6 +181,9 @@ struct lmod {
     int filter;              /* a filtee: the filter that loaded it (its definitions answer first), else -1 */
     int step;                /* 0: loaded at start-up; k: by the k-th --dlopen */
     int now;                 /* binds every reference when loaded (BIND_NOW, RTLD_NOW) */
+    int ctor_step;           /* 0, or k: its lazy slots are bound while the constructors of the
+                              * RTLD_GLOBAL dlopen of step k run (they call into it), before that
+                              * dlopen joins the global scope (closure.c) */
     int ns_scope;            /* dlmopen (--pid, --trace): 1 + the local searchlist that is its
                               * namespace's global scope (its first object's); 0: the main namespace */
     int ns;                  /* its link-map namespace as the loader numbers it: 0 the main one */
@@ -240,6 +243,7 @@ enum confidence { CONFIDENCES(ENUM_ITEM) };
 extern const char *const how_name[], *const conf_name[];
 int lookup(const struct image *im, int from, const char *name, uint32_t hash,
            const char *ver, int ver_hidden, int lazy, int *defidx);
+/* dlsym/dlvsym on a handle: its searchlist only; ver NULL: dlsym, the newest version */
 int lookup_in(const struct image *im, const struct searchlist *sl, const char *name, uint32_t hash,
               const char *ver, int *defidx);
 int self_binding(struct module *m, int defidx, int *how, int *conf);

@@ -11,11 +11,16 @@ const char *const how_name[] = { BINDHOWS(NAME_ITEM) };
 const char *const conf_name[] = { CONFIDENCES(NAME_ITEM) };
 
 /* Does module m define name in a way that satisfies this reference?  The
- * version rules are glibc's: a versioned reference takes the same version, or
- * an unversioned definition unless either side is hidden; an unversioned
- * reference takes the base definition (index < 3), else the only non-hidden
- * versioned one. */
-static int match(const struct module *m, const char *name, uint32_t hash, const char *ver, int ver_hidden)
+ * version rules are glibc's (check_match): a versioned reference takes the
+ * same version, or an unversioned definition unless either side is hidden;
+ * an unversioned reference takes a definition of version index < 3 (the
+ * base, or the first node after it, even hidden: an old program binds the
+ * oldest version), else the only non-hidden versioned one.  dlsym
+ * (DL_LOOKUP_RETURN_NEWEST, `newest`) takes only index < 2 that way: the
+ * default version, never a hidden one (measured, glibc 2.36: fixture
+ * dlsym-newest, dlsym skips plugin.so's lone reg_count@VENDOR_1, index 2,
+ * for libreg.so's reg_count). */
+static int match(const struct module *m, const char *name, uint32_t hash, const char *ver, int ver_hidden, int newest)
 {
     int only = -1, nver = 0;
     for (int i = module_find_defs(m, name, hash); i >= 0; i = m->defs[i].next) {
@@ -28,7 +33,7 @@ static int match(const struct module *m, const char *name, uint32_t hash, const 
             if (ver_hidden || vname || d->hidden) continue;
             return i;
         }
-        if (d->ver < 3) return i;
+        if (d->ver < (newest ? 2 : 3)) return i;
         if (!d->hidden && nver++ == 0) only = i;
     }
     return nver == 1 ? only : -1;
@@ -36,12 +41,12 @@ static int match(const struct module *m, const char *name, uint32_t hash, const 
 
 /* Entries that joined after step `until` are not there yet. */
 static int in_searchlist(const struct image *im, const struct searchlist *sl, const char *name, uint32_t hash,
-                         const char *ver, int ver_hidden, int until, int skip, int *defidx)
+                         const char *ver, int ver_hidden, int newest, int until, int skip, int *defidx)
 {
     for (int k = 0; k < sl->n; k++) {
         int idx = sl->idx[k];
         if (sl->join[k] > until || idx == skip) continue;
-        int d = match(im->mods[idx].m, name, hash, ver, ver_hidden);
+        int d = match(im->mods[idx].m, name, hash, ver, ver_hidden, newest);
         if (d >= 0) { *defidx = d; return idx; }
     }
     return -1;
@@ -50,7 +55,7 @@ static int in_searchlist(const struct image *im, const struct searchlist *sl, co
 int lookup_in(const struct image *im, const struct searchlist *sl, const char *name, uint32_t hash,
               const char *ver, int *defidx)
 {
-    return in_searchlist(im, sl, name, hash, ver, 0, INT_MAX, -1, defidx);
+    return in_searchlist(im, sl, name, hash, ver, 0, 1, INT_MAX, -1, defidx);
 }
 
 /* Module `from` looks up a name: its scopes in order (the global scope, then
@@ -59,7 +64,8 @@ int lookup_in(const struct image *im, const struct searchlist *sl, const char *n
  * When: a module binding at load sees the global scope as it stood when it
  * was opened (start-up modules: the start-up closure; the k-th dlopen: what
  * joined before it; an RTLD_GLOBAL module joins after its own relocation).
- * A lazy slot is bound at first call, assumed after the last open.
+ * A lazy slot is bound at first call, assumed after the last open, or
+ * while a later RTLD_GLOBAL dlopen's constructors call into it (closure.c).
  * Observed first: a binding read from the process (observed.c) is what ran. */
 int lookup(const struct image *im, int from, const char *name, uint32_t hash,
            const char *ver, int ver_hidden, int lazy, int *defidx)
@@ -71,8 +77,9 @@ int lookup_skip(const struct image *im, int from, const char *name, uint32_t has
                 const char *ver, int ver_hidden, int lazy, int skip, int *defidx)
 {
     int seen = observed_module(im, from, name, ver), sd;
-    if (seen >= 0 && (sd = match(im->mods[seen].m, name, hash, ver, ver_hidden)) >= 0) { *defidx = sd; return seen; }
-    int until = lazy && !im->mods[from].now ? INT_MAX : im->mods[from].step ? im->mods[from].step - 1 : 0;
+    if (seen >= 0 && (sd = match(im->mods[seen].m, name, hash, ver, ver_hidden, 0)) >= 0) { *defidx = sd; return seen; }
+    int until = lazy && !im->mods[from].now ? (im->mods[from].ctor_step ? im->mods[from].ctor_step - 1 : INT_MAX)
+                : im->mods[from].step ? im->mods[from].step - 1 : 0;
     const struct lmod *l = &im->mods[from];
     const struct searchlist *first = &im->global, *second = NULL;
     if (l->ns_scope) {   /* another namespace: the main one's global scope is not searched */
@@ -82,9 +89,9 @@ int lookup_skip(const struct image *im, int from, const char *name, uint32_t has
         second = &im->locals[l->scope];
         if (l->deepbind) { second = first; first = &im->locals[l->scope]; }
     }
-    int t = in_searchlist(im, first, name, hash, ver, ver_hidden, first == &im->global ? until : INT_MAX, skip, defidx);
+    int t = in_searchlist(im, first, name, hash, ver, ver_hidden, 0, first == &im->global ? until : INT_MAX, skip, defidx);
     if (t < 0 && second)
-        t = in_searchlist(im, second, name, hash, ver, ver_hidden, second == &im->global ? until : INT_MAX, skip, defidx);
+        t = in_searchlist(im, second, name, hash, ver, ver_hidden, 0, second == &im->global ? until : INT_MAX, skip, defidx);
     return t;
 }
 

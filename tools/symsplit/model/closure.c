@@ -213,6 +213,39 @@ static int preload(struct image *im, char **err)
     return 0;
 }
 
+/* Does m export a function called name? */
+static int defines_func(const struct module *m, const char *name)
+{
+    uint32_t h = name_hash(name);
+    for (int i = module_find_defs(m, name, h); i >= 0; i = m->defs[i].next)
+        if (m->defs[i].hash == h && !m->defs[i].hidden_vis && m->defs[i].kind == K_FUNC && !strcmp(m->defs[i].name, name))
+            return 1;
+    return 0;
+}
+
+/* An RTLD_GLOBAL object joins the global scope only when its constructors
+ * have returned (dl_open_worker: add_to_global_update after
+ * _dl_init).  A constructor that calls a function of a module opened
+ * RTLD_LAZY before it makes that module bind its lazy slots then, with the
+ * newcomer not yet global (measured: timeline, plugin.so:lazy then
+ * libnew.so:global, whose constructor calls plugin.so's user_count:
+ * plugin.so's reg_count binds libB.so's, after "calling init: libnew.so").
+ * Which functions a constructor calls is not in the files: a module an
+ * earlier dlopen loaded, among the newcomer's dependencies, whose functions
+ * the newcomer's objects reference, is taken to be called then; its slots
+ * bind before the promotion, the side that makes no capture.  The start-up
+ * modules keep "after the last open" (not measured here). */
+static void ctor_calls(struct image *im, const struct searchlist *sl, int before, int step)
+{
+    for (int o = 0; o < before && before < im->n; o++) {   /* nothing new: no constructor runs */
+        struct lmod *old = &im->mods[o];
+        if (old->now || old->ctor_step || !old->step || !in_list(sl, o)) continue;
+        for (int i = before; i < im->n && !old->ctor_step; i++)
+            for (int k = 0; k < im->mods[i].m->nrefs && !old->ctor_step; k++)
+                if (defines_func(old->m, im->mods[i].m->refs[k].name)) old->ctor_step = step;
+    }
+}
+
 int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, int ndl, char **err)
 {
     memset(im, 0, sizeof *im);
@@ -272,7 +305,10 @@ int image_dlopen(struct image *im, const struct dlopen_req *dl, char **err)
         im->mods[i].ns_scope = ns_first;
     }
     im->nlocals++;
-    if (dl->kind == SC_GLOBAL) image_promote(im, im->nlocals - 1);
+    if (dl->kind == SC_GLOBAL) {
+        ctor_calls(im, sl, before, im->nlocals);
+        image_promote(im, im->nlocals - 1);
+    }
     return 0;
 }
 void image_free(struct image *im)

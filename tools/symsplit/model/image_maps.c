@@ -35,28 +35,39 @@ int maps_image(const char *file, const char **exe, const struct dlopen_req *user
     struct image im;
     if (image_build(&im, *exe, NULL, 0, err)) return -1;
     struct module **cand = xcalloc(n, sizeof *cand);
-    int nc = 0, skip;
+    int nc = 0, skip, *named = xcalloc(n, sizeof *named);
     for (int i = 0; i < n; i++) {
         char *e = NULL;
         struct module *m = load_path(paths[i], 0, &e, &skip);
         free(e);
         if (!m || m->is_dyn_exe || m->is_static) continue;   /* data files, the executable, ld.so's own kind */
-        int in = 0;
-        for (int k = 0; k < im.n && !in; k++) in = im.mods[k].m == m;
-        if (!in) cand[nc++] = m;
+        int in = 0, same = 0;
+        for (int k = 0; k < im.n && !in; k++) {
+            in = im.mods[k].m == m;
+            same |= !strcmp(module_name(im.mods[k].m), module_name(m));
+        }
+        if (!in) { named[nc] = same; cand[nc++] = m; }
     }
     image_free(&im);
+    /* A NEEDED name binds the first object loaded under that name (SONAME):
+     * another file of the same SONAME was opened by its path, a second
+     * object (glibc reuses by file identity, and by SONAME only for a
+     * searched name), so it is a dlopen, not the dependency */
+    for (int i = 0; i < nc; i++)
+        for (int k = i + 1; k < nc && !named[i]; k++)   /* k loaded before i: it sits higher */
+            named[i] = !strcmp(module_name(cand[k]), module_name(cand[i]));
     struct dlopen_req *dl = xcalloc(nc + 1, sizeof *dl);
     int nd = 0;
     /* mmap hands out addresses top-down: the later a module was opened, the
      * lower it sits, so load order is reverse address order */
     for (int i = nc - 1; i >= 0; i--) {
         int needed = 0;
-        for (int k = 0; k < nc && !needed; k++) needed = k != i && module_needs(cand[k], cand[i]);
+        for (int k = 0; k < nc && !needed && !named[i]; k++) needed = k != i && module_needs(cand[k], cand[i]);
         if (needed) continue;
         dl[nd++] = dlopen_as_given(cand[i]->path, module_name(cand[i]), user, nuser);
     }
     free(cand);
+    free(named);
     *out = dl;
     return nd;
 }

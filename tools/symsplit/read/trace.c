@@ -50,7 +50,11 @@ static const char *base(const char *p)
 
 /* The reader's state over one record: dlopen attempts in program order. */
 struct attempt { char *name, *path, *origin; long ns; int mapped; };   /* path: set by the "opening file=" that ends a dlopen well */
-struct record { struct trace *t; const char *argv0; struct attempt *a; int n, cap; struct strmap global; };
+struct record {
+    struct trace *t; const char *argv0; struct attempt *a; int n, cap; struct strmap global;
+    struct strmap deep;      /* objects whose first scope is their own searchlist: RTLD_DEEPBIND */
+    char *obj;               /* the last "object=" of the main namespace, until its "scope 0:" */
+};
 
 /* The executable as the record names it: its argv[0] (ld.so prints the
  * program's own name so; "ls", not a path, when CMD was found in PATH),
@@ -122,6 +126,8 @@ static void line(struct record *r, char *s)
             }
     } else if (!strncmp(s, "object=", 7)) {
         long ns = ns_of(s + 7);   /* the first object of a mapped root's closure is the root */
+        free(r->obj);
+        r->obj = ns == 0 ? xstrdup(s + 7) : NULL;
         for (int i = r->n - 1; ns >= 0 && i >= 0; i--)
             if (r->a[i].ns == ns && r->a[i].mapped && !r->a[i].path) { r->a[i].path = xstrdup(s + 7); break; }
     } else if (!strncmp(s, "opening file=", 13) && strstr(s, "direct_opencount=")) {
@@ -138,6 +144,14 @@ static void line(struct record *r, char *s)
          * or a dlmopen of a path (no attempt line) */
         GROW(r->a, r->n, r->cap);
         r->a[r->n++] = (struct attempt){ xstrdup(s + 13), xstrdup(s + 13), NULL, ns, 0 };
+    } else if (!strncmp(s, "scope 0: ", 9) && r->obj) {
+        /* an object's first scope is the global one (it begins with the
+         * program), or under RTLD_DEEPBIND its own dlopen's searchlist
+         * (it begins with the root); measured, glibc 2.36 */
+        size_t n = strcspn(s + 9, " ");
+        if (n == strlen(r->obj) && !strncmp(s + 9, r->obj, n)) strmap_put(&r->deep, r->obj, r);
+        free(r->obj);
+        r->obj = NULL;
     } else if (!strncmp(s, "add ", 4) && (e = strstr(s, " to global scope")) && e[16] == 0) {
         *e = 0;   /* LD_DEBUG=scopes: opened (or promoted) RTLD_GLOBAL */
         if (ns_of(s + 4) == 0) strmap_put(&r->global, s + 4, r);
@@ -166,12 +180,17 @@ static void finish(struct record *r)
         t->roots = xrealloc(t->roots, (t->nroots + 1) * sizeof *t->roots);
         /* dlmopen refuses RTLD_GLOBAL: only the main namespace has one to join */
         t->roots[t->nroots++] = (struct dlopen_req){ .path = a->path, .ns = (int)a->ns,
-                                                     .kind = !a->ns && strmap_get(&r->global, a->path) ? SC_GLOBAL : SC_LOCAL };
+                                                     .kind = !a->ns && strmap_get(&r->global, a->path) ? SC_GLOBAL : SC_LOCAL,
+                                                     .deepbind = !a->ns && strmap_get(&r->deep, a->path) };
     }
     free(r->a);
     for (size_t i = 0; i < r->global.cap; i++) free(r->global.keys[i]);
     free(r->global.keys);
     free(r->global.vals);
+    for (size_t i = 0; i < r->deep.cap; i++) free(r->deep.keys[i]);
+    free(r->deep.keys);
+    free(r->deep.vals);
+    free(r->obj);
 }
 
 static char *which(const char *cmd)

@@ -180,18 +180,19 @@ int main(int argc, char **argv)
     if (trace_cmd) {   /* run it: the loader's record gives the dlopens and the live bindings */
         if (trace_run(trace_cmd, &tr, &err)) { fprintf(stderr, "symsplit: %s\n", err); return 2; }
         struct dlopen_req *tdl = xcalloc(tr.nroots + 1, sizeof *tdl);
-        for (int k = 0; k < tr.nroots; k++) {   /* the record's order and scope; deepbind, lazy from --dlopen */
+        for (int k = 0; k < tr.nroots; k++) {   /* the record's order, scope and deepbind; lazy from --dlopen */
             const char *b = strrchr(tr.roots[k].path, '/');
             tdl[k] = dlopen_as_given(tr.roots[k].path, b ? b + 1 : tr.roots[k].path, dl, ndl);
             tdl[k].kind = tr.roots[k].kind;
             tdl[k].ns = tr.roots[k].ns;   /* a dlmopen: modelled in its own namespace */
+            tdl[k].deepbind |= tr.roots[k].deepbind;   /* its first scope its own (LD_DEBUG=scopes) */
         }
         if (WIFSIGNALED(tr.status)) fprintf(stderr, "symsplit: note: --trace: %s ran, killed by signal %d;", tr.exe, WTERMSIG(tr.status));
         else fprintf(stderr, "symsplit: note: --trace: %s ran, exit %d;", tr.exe, WEXITSTATUS(tr.status));
         fprintf(stderr, " %d module(s) it dlopened, in that order:", tr.nroots);
         for (int k = 0; k < tr.nroots; k++) {   /* a dlmopen's root marked as --pid marks its namespace's objects */
             if (tdl[k].ns) fprintf(stderr, " [namespace %d]", tdl[k].ns);
-            fprintf(stderr, " %s%s", tdl[k].path, tdl[k].kind == SC_GLOBAL ? ":global" : ":local");
+            fprintf(stderr, " %s%s%s", tdl[k].path, tdl[k].kind == SC_GLOBAL ? ":global" : ":local", tdl[k].deepbind ? ":deepbind" : "");
         }
         fprintf(stderr, "; %d binding(s) observed", tr.obs.nbinds);
         if (tr.nfailed) fprintf(stderr, "; %d dlopen(s) that loaded nothing, not modules:", tr.nfailed);
