@@ -149,6 +149,11 @@ static int component(struct ctx *c, int x, int y, const char **name, int *how)
             const struct binding *b = &c->handles[j];
             const struct def *d = &X->defs[b->def];
             if (b->target != x || d->kind != K_FUNC || module_find_defs(Y, d->name, d->hash) < 0) continue;
+            /* ... when that code reaches X's own state: an entry point every
+             * plugin defines (plugin_read) whose calls into the runtime go
+             * through relocations runs X's code on whichever copy the loader
+             * bound (route-b promoted-between: C's entry point, B's runtime) */
+            if (!function_state(X, d)) continue;
             if (best < 0 || b->conf < best) { best = b->conf; bhow = H_HANDLE; bname = d->name; }
         }
         for (int j = 0; j < X->ndups && best != C_CERTAIN; j++) {
@@ -313,9 +318,13 @@ static int capture(struct ctx *c, struct group *gr, struct finding *out)
             f.conf = alive(c, gr, k, b->target, name_only, &f);
             /* two different libraries: no copies, one row for the pair; a
              * reference crossed when it binds the library its module's own
-             * dependencies do not hold (else it may have been linked so) */
+             * dependencies do not hold (else it may have been linked so),
+             * or another implementation of the interface it was linked
+             * against too (linked first: collide.c tells override from split) */
             if (pairs_different(c->pairs, x, b->target)) {
-                if (!own_hidden && !yd->hidden_vis && !X->defs[xd].hidden_vis && !in_closure(cl, b->target)) pairs_note(c->pairs, gr->name, &f);
+                if (!own_hidden && !yd->hidden_vis && !X->defs[xd].hidden_vis &&
+                    (!in_closure(cl, b->target) || pairs_reimplemented(c->pairs, x, b->target)))
+                    pairs_note(c->pairs, gr->name, &f);
                 continue;
             }
             /* a collision needs no live copy: code built for X's entity now
