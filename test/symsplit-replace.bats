@@ -11,6 +11,7 @@
 # Shared setup: symsplit-setup.bash.
 load helpers
 load symsplit-setup
+load symsplit-pause
 BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-120}
 
 # run_app KIND APP: the fixture run (status), libnew.so.1 preloaded for app
@@ -28,12 +29,20 @@ binds() {
         sed -n "s|.*binding file [^ ]*/$2 \[0\] to $d/$3 \[0\]: normal symbol \`\([^']*\)'.*|\1|p" | sort
 }
 
-# sym KIND APP [MODE]: symsplit on the same process, from the files or (trace) by running it
+# sym KIND APP [MODE]: symsplit on the same process, from the files, by
+# running it (trace), or reading it paused after its calls (pid)
 sym() {
     local d=$FX/replace-$1 pre=()
     [ "$2" = app ] && pre=(--preload "$d/libnew.so.1")
-    if [ "${3:-}" = trace ]; then run --separate-stderr ss "${pre[@]}" --trace -- "$d/$2"
-    else run ss "${pre[@]}" "$d/$2"; fi
+    case ${3:-} in
+    trace) run --separate-stderr ss "${pre[@]}" --trace -- "$d/$2" ;;
+    pid)   # a paused process after another: the last one's FIFO goes
+        rm -f "$BATS_TEST_TMPDIR/pause"
+        if [ "$2" = app ]; then live_start env LD_PRELOAD="$d/libnew.so.1" "$d/$2"; else live_start "$d/$2"; fi
+        run --separate-stderr ss --pid "$LIVE_PID"
+        live_end ;;
+    *) run ss "${pre[@]}" "$d/$2" ;;
+    esac
 }
 
 @test "replace: the two runtimes share libold.so.1's whole interface, and most of the shared definitions differ in size" {
@@ -44,12 +53,12 @@ sym() {
     [ "$(awk '$2 != $3' <<<"$shared" | wc -l)" -gt "$(awk '$2 == $3' <<<"$shared" | wc -l)" ]
 }
 
-@test "symsplit: an interface-compatible runtime preloaded or linked first, every reference bound to it: an override, no SPLIT, exit 0, from the files and under --trace" {
+@test "symsplit: an interface-compatible runtime preloaded or linked first, every reference bound to it: an override, no SPLIT, exit 0, from the files, under --trace and --pid" {
     for app in app app-linked; do
         run_app override $app
         [ "$status" -eq 0 ] || { echo "$app: the fixture exited $status"; false; }
         [ -z "$(binds override $app libold.so.1)" ] && [ -n "$(binds override $app libnew.so.1)" ]
-        for mode in files trace; do
+        for mode in files trace pid; do
             sym override $app $mode
             assert_success
             refute_line --regexp '^SPLIT '
@@ -58,13 +67,13 @@ sym() {
     done
 }
 
-@test "symsplit: the same runtimes with a name only the replaced one defines: one call binds it, eight the replacement, the process aborts; SPLIT high naming both sides, exit 1, from the files and under --trace" {
+@test "symsplit: the same runtimes with a name only the replaced one defines: one call binds it, eight the replacement, the process aborts; SPLIT high naming both sides, exit 1, from the files, under --trace and --pid" {
     for app in app app-linked; do
         run_app divided $app
         [ "$status" -eq 134 ] || { echo "$app: the fixture exited $status, not SIGABRT"; false; }
         assert_equal "$(binds divided $app libold.so.1)" rt_total
         [ "$(binds divided $app libnew.so.1 | wc -l)" -eq 8 ]
-        for mode in files trace; do
+        for mode in files trace pid; do
             sym divided $app $mode
             assert_failure 1
             assert_line --regexp "^SPLIT +high +rt_[a-z]+ .*8 reference\(s\) crossed.*1 reference\(s\) of other modules still bind libold.so.1, the first: $app's rt_total -> a split of libold.so.1's state: libnew.so.1 implements its interface, the references divide between the two \($app's rt_[a-z]+ binds libnew.so.1\)"
