@@ -149,4 +149,6 @@ const char *capture_harmless(const struct image *im, const struct finding *f, ch
  * another function of x that someone binds there share a cell of x's state:
  * the evidence filled in f (ev_*), and its confidence; -1 when none. */
 int shared_state(const struct image *im, struct finding *f);
+/* sharedstate.c: a cell one of the touches writes and the other reads (*found), else 0 */
+uint64_t common_cell(const struct touches *a, const struct touches *b, int *found);
 #endif

@@ -227,17 +227,6 @@ static int scope_pos(const struct image *im, int idx)
  * process bound it (observed beats modelled).  Without a disassembly there
  * is no such evidence: an override is reported, never a split by guess. */
 #define MAXKEPT 64   /* x's functions tried per pair: a bound on the work */
-static int touches_common(const struct touches *a, const struct touches *b)
-{
-    for (int i = 0; i < a->n; i++)
-        for (int j = 0; j < b->n; j++)
-            if (a->v[i].addr == b->v[j].addr &&
-                (((a->v[i].acc & TOUCH_WRITE) && (b->v[j].acc & TOUCH_READ)) ||
-                 ((b->v[j].acc & TOUCH_WRITE) && (a->v[i].acc & TOUCH_READ))))
-                return 1;
-    return 0;
-}
-
 static void kept_references(const struct image *im, struct collision *c)
 {
     int x = c->f.x, y = c->f.target;
@@ -271,7 +260,9 @@ static void kept_references(const struct image *im, struct collision *c)
             if (!tried[xd]) {
                 struct touches kt;
                 function_touches(X, &X->defs[xd], &kt);
-                tried[xd] = touches_common(&kt, &shared) ? 2 : 1;
+                int found;
+                common_cell(&kt, &shared, &found);
+                tried[xd] = found ? 2 : 1;
                 ntried++;
                 free(kt.v);
             }
