@@ -53,3 +53,11 @@ bound_to() {
     assert_equal "$(grep -E '^(SPLIT|COLLISION|LATENT|COPY) ' <<<"$output" | awk '{ print $1, $3 }')" "$files"
     [[ $stderr == *"$t/libC.so:global $t/plugin.so:local (those --dlopen names: in its order)"* ]] || { echo "$stderr"; false; }
 }
+
+@test "symsplit --trace: a program that replaces itself (env execs true) is read up to its successor's start-up: no SPLIT of env's COPY relocations against the successor's libc bindings" {
+    run ss /usr/bin/env                                       # the files: env's copies of libc's data are no split
+    refute_line --regexp '^SPLIT '
+    run --separate-stderr ss --trace -- /usr/bin/env true
+    assert_success
+    refute_line --regexp '^SPLIT '
+}
