@@ -105,7 +105,7 @@ row_args() {
 #                  binds as LATENT, the lab sees one copy in use (a limit)
 # The mapping (docs/symsplit-reference.md, "Route B"): lab SPLIT or PARTITION
 # = a SPLIT (capture) or a partition (COPY/LATENT) row of a name the row's
-# modules define, so --strict exits 1; no-split = --strict exits 0; COLLISION = a
+# modules define, so --strict exits 1, and PARTITION no SPLIT row; no-split = --strict exits 0; COLLISION = a
 # COLLISION high row, different entities, a reference crossed (exit 1);
 # no-collision = --strict exits 0, or 1 for LATENT rows only (two namesakes in
 # local scopes: the promotion that would cross, which the -global row makes).
@@ -152,7 +152,12 @@ rb_args() {   # ROW: symsplit's arguments, one a line
         names=$(find "$d" -mindepth 2 -name '*.so*' -type f -exec nm -D --defined-only {} + 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u)
         rows=$(grep -E '^(SPLIT|LATENT|COPY) ' <<<"$output" | awk '{ print $3 }' | grep -Fxf <(printf '%s\n' "$names") || true)
         case $v in
-        SPLIT|PARTITION) [ "$status" -eq 1 ] && [ -n "$rows" ] || { echo "$row: $v, symsplit $status, rows: $rows: $output"; bad=1; } ;;
+        SPLIT|PARTITION)
+            [ "$status" -eq 1 ] && [ -n "$rows" ] || { echo "$row: $v, symsplit $status, rows: $rows: $output"; bad=1; }
+            # each copy bound by its own users: no SPLIT row of the row's names (promoted-between: C's
+            # entry point is no use of C's runtime; deepbind's stdout, libc's against the COPY, is one)
+            splits=$(grep -E '^SPLIT ' <<<"$output" | awk '{ print $3 }' | grep -Fxf <(printf '%s\n' "$names") || true)
+            [ "$v" = SPLIT ] || [ -z "$splits" ] || { echo "$row: $v, symsplit says SPLIT of $splits: $output"; bad=1; } ;;
         COLLISION)
             [ "$status" -eq 1 ] && grep -Eq '^COLLISION +high .*different entities.*a reference crossed' <<<"$output" || { echo "$row: $v, symsplit $status: $output"; bad=1; } ;;
         no-collision)   # two namesakes in local scopes: at most the LATENT row of the promotion that would cross

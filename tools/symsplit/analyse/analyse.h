@@ -27,7 +27,8 @@ struct finding {
     const char *ev_state; uint64_t ev_addr; int ev_seen;
 };
 /* collide.c: two different libraries exporting the same names (one pair). */
-enum { D_MAJOR = 1, D_NAMES };  /* why different: another version of one base name; another name sharing a part */
+enum { D_MAJOR = 1, D_NAMES };  /* why different: another version of one base name; another name whose shared
+                                 * definitions are other code (sizes differ: an implementation of the same interface) */
 struct collision {
     int a, b;                /* module indices, a < b */
     int shared;              /* exported names both define */
@@ -36,7 +37,16 @@ struct collision {
     const char *example;     /* one shared name */
     int different, decided;  /* 0 same library (or unknown), D_MAJOR, D_NAMES */
     int first, meet;         /* module the global scope finds first (-1 neither); the names meet in a scope */
+    int same, differ;        /* of the shared functions and data objects with a size: one size in both, two sizes */
     int crossed;             /* references bound from one library to the other */
+    int data_crossed;        /* of them, one to a data object */
+    /* D_NAMES, crossed: references of other modules that still bind the
+     * library the crossings left (f.x): kept of them, the first one's
+     * module and name (kept_name NULL: none, every reference binds one
+     * library: an override) */
+    int replaced;            /* D_NAMES, crossed, no override by design: another implementation took references */
+    int kept, kept_binder;
+    const char *kept_name;
     int designed;            /* the strongest crossing is an override by design: a function
                               * taken from a library by a library that needs it (libgvpr's
                               * malloc and free in place of libc's); set only when none other crossed */
@@ -136,6 +146,7 @@ struct pairs *pairs_new(const struct image *im);
 void pairs_free(struct pairs *ps);
 void pairs_count(struct pairs *ps, const char *name, const int *dm, const int *dk, int nd);
 int pairs_different(struct pairs *ps, int a, int b);
+int pairs_reimplemented(struct pairs *ps, int a, int b);   /* D_NAMES: another implementation of one interface */
 void pairs_note(struct pairs *ps, const char *name, const struct finding *f);
 int override_by_design(const struct image *im, const struct finding *f);
 void pairs_find(struct pairs *ps, struct findings *fs);   /* one F_COLLISION per pair of different libraries */
@@ -162,4 +173,6 @@ const char *capture_harmless(const struct image *im, const struct finding *f, ch
  * another function of x that someone binds there share a cell of x's state:
  * the evidence filled in f (ev_*), and its confidence; -1 when none. */
 int shared_state(const struct image *im, struct finding *f);
+/* sharedstate.c: a cell one of the touches writes and the other reads (*found), else 0 */
+uint64_t common_cell(const struct touches *a, const struct touches *b, int *found);
 #endif

@@ -9,10 +9,13 @@
  *
  * Two modules are different libraries only on positive evidence, both with
  * a SONAME: one base name with another version (libfoo.so.1 and
- * libfoo.so.2, libgtk-3.so.0 and libgtk-4.so.1), or other names that share
- * less than half of the smaller one's exports and carry no common library
- * (copies.c's fingerprints).  Sizes of the shared definitions do not tell:
- * GTK 3 and GTK 4 share 2585 names and 1518 of them have one size.  A
+ * libfoo.so.2, libgtk-3.so.0 and libgtk-4.so.1), or other names whose
+ * shared definitions are other code (more of them differ in size than
+ * agree, two at least) and that carry no common library (copies.c's
+ * fingerprints).  A copy is the same code whatever share of the interface
+ * it carries; a runtime written to replace another implements all of its
+ * names with code of its own.  Between two majors sizes do not tell (GTK 3 and GTK 4 share 2585
+ * names and 1518 of them have one size): their SONAME does.  A
  * module without a SONAME (an executable, a plugin) and a library that
  * re-exports names of its own dependency (a shim) keep the model of copies,
  * unless it defines unversioned every shared name its dependency versions:
@@ -110,6 +113,8 @@ void pairs_count(struct pairs *ps, const char *name, const int *dm, const int *d
             struct collision *c = pair(ps, dm[i], dm[j], 1);
             if (!c->shared++) c->example = name;
             c->bare += !va && !vb;
+            /* the definitions themselves: one code has one size, another implementation another */
+            if (da->size && db->size && da->kind == db->kind) { if (da->size == db->size) c->same++; else c->differ++; }
             /* a C++ runtime name is a bundled copy of the runtime, never another interface */
             if (!va != !vb && !runtime_name(name)) c->unver[(c->a == dm[i]) == !va ? 0 : 1]++;
         }
@@ -130,13 +135,6 @@ static int base_of(const char *soname, size_t *base)
     return 1;
 }
 
-static int exports(const struct module *m)
-{
-    int n = 0;
-    for (int i = 0; i < m->ndefs_dyn; i++) n += counts(&m->defs[i]);
-    return n;
-}
-
 static void decide(struct pairs *ps, struct collision *c)
 {
     struct module *A = ps->im->mods[c->a].m, *B = ps->im->mods[c->b].m;
@@ -147,16 +145,20 @@ static void decide(struct pairs *ps, struct collision *c)
      * defines unversioned every one its dependency versions: another interface */
     if (module_needs(A, B) && c->unver[0] < c->shared) return;
     if (module_needs(B, A) && c->unver[1] < c->shared) return;
+    int own = module_needs(A, B) || module_needs(B, A);   /* ... and here, one that does */
     if (!base_of(A->soname, &ba) || !base_of(B->soname, &bb)) return;
     if (ba == bb && !strncmp(A->soname, B->soname, ba)) {
         if (strcmp(A->soname, B->soname)) c->different = D_MAJOR;   /* libfoo.so.1 and libfoo.so.2 */
         return;
     }
     if (common_family(A, B)) return;   /* a bundled copy of a known library */
-    /* another name: a copy bundled into a module carries (nearly) the whole
-     * interface of the library it copies; a namesake shares a part of it */
-    int ea = exports(A), eb = exports(B);
-    if (2 * c->shared < (ea < eb ? ea : eb)) c->different = D_NAMES;
+    /* another name: a copy is the same code, whatever share of the
+     * interface it carries; another library implementing that interface on
+     * purpose (one runtime written to replace another) is other code: most
+     * of the definitions the two share differ in size */
+    /* one name in common tells of one entity (split.c's collision of two
+     * definitions), not of a library */
+    if ((c->differ > c->same && c->differ >= 2) || own) c->different = D_NAMES;
 }
 
 /* Are modules a and b different libraries (a pair worth one row)? */
@@ -166,6 +168,15 @@ int pairs_different(struct pairs *ps, int a, int b)
     if (!c) return 0;
     if (!c->decided) { decide(ps, c); c->decided = 1; }
     return c->different != 0;
+}
+
+/* Are a and b two implementations of one interface (other names, other
+ * code)?  A program linked against both takes each name from the first:
+ * its references to the other's names are crossings all the same. */
+int pairs_reimplemented(struct pairs *ps, int a, int b)
+{
+    struct collision *c = pairs_different(ps, a, b) ? pair(ps, a, b, 0) : NULL;
+    return c && c->different == D_NAMES;
 }
 
 /* A reference of f->binder, linked against f->x, bound to f->target of the
@@ -185,6 +196,8 @@ void pairs_note(struct pairs *ps, const char *name, const struct finding *f)
     struct collision *c = pair(ps, f->x, f->target, 0);
     if (!c) return;
     c->crossed++;
+    /* data of one name in both: code built for one works on the other's object */
+    c->data_crossed |= ps->im->mods[f->x].m->defs[f->xdef].kind == K_DATA || ps->im->mods[f->target].m->defs[f->def].kind == K_DATA;
     int designed = override_by_design(ps->im, f);
     /* the strongest evidence that the library it was linked against stays
      * in use, an accidental crossing before one by design */
@@ -202,6 +215,65 @@ static int scope_pos(const struct image *im, int idx)
     return -1;
 }
 
+/* Another implementation of x's interface (y) took some references (the
+ * crossings): which references of the other modules still bind x, to a name
+ * whose code in x works on the state x's own copies of the interface work on
+ * (a cell one writes and the other reads, funcstate.c)?  rt_total, which
+ * only the replaced runtime defines, reads the table its rt_put fills;
+ * libgcc_s's __udivti3 beside libunwind's _Unwind_* touches no state of
+ * libgcc_s's unwinder.  None: every reference that matters binds y, an
+ * override.  Some: the references divide between the two, and x's state
+ * with them.  Under --pid and --trace a reference counts only as the
+ * process bound it (observed beats modelled).  Without a disassembly there
+ * is no such evidence: an override is reported, never a split by guess. */
+#define MAXKEPT 64   /* x's functions tried per pair: a bound on the work */
+static void kept_references(const struct image *im, struct collision *c)
+{
+    int x = c->f.x, y = c->f.target;
+    struct module *X = im->mods[x].m, *Y = im->mods[y].m;
+    /* the state x's own definitions of the shared names touch */
+    struct touches shared = { 0 };
+    for (int k = 0; k < X->ndefs_dyn; k++) {
+        const struct def *d = &X->defs[k];
+        struct touches t;
+        if (d->kind != K_FUNC || !d->size || module_find_defs(Y, d->name, d->hash) < 0) continue;
+        if (function_touches(X, d, &t) >= 0 || t.n) {
+            shared.v = xrealloc(shared.v, (shared.n + t.n + 1) * sizeof *shared.v);
+            memcpy(shared.v + shared.n, t.v, t.n * sizeof *t.v);
+            shared.n += t.n;
+        }
+        free(t.v);
+    }
+    unsigned char *tried = xcalloc(X->ndefs ? X->ndefs : 1, 1);   /* 1 no shared state, 2 shares it */
+    int ntried = 0;
+    for (int r = 0; r < im->n && shared.n; r++) {
+        if (r == x || r == y) continue;
+        const struct module *R = im->mods[r].m;
+        for (int k = 0; k < R->nrefs; k++) {
+            const struct ref *rf = &R->refs[k];
+            int xd = module_find_defs(X, rf->name, rf->hash);
+            if (xd < 0 || X->defs[xd].kind != K_FUNC || (!tried[xd] && ntried >= MAXKEPT)) continue;
+            const char *ver = R->has_versym && rf->ver >= 2 && rf->ver < R->nvers ? R->vers[rf->ver].name : NULL;
+            int hid = R->has_versym && rf->ver >= 2 && rf->ver < R->nvers ? R->vers[rf->ver].hidden : 0, d;
+            int t = im->obs ? observed_module(im, r, rf->name, ver) : lookup(im, r, rf->name, rf->hash, ver, hid, rf->lazy, &d);
+            if (t != x) continue;
+            if (!tried[xd]) {
+                struct touches kt;
+                function_touches(X, &X->defs[xd], &kt);
+                int found;
+                common_cell(&kt, &shared, &found);
+                tried[xd] = found ? 2 : 1;
+                ntried++;
+                free(kt.v);
+            }
+            if (tried[xd] != 2) continue;
+            if (!c->kept++) { c->kept_binder = r; c->kept_name = rf->name; }
+        }
+    }
+    free(tried);
+    free(shared.v);
+}
+
 /* One finding per pair of different libraries. */
 void pairs_find(struct pairs *ps, struct findings *fs)
 {
@@ -209,6 +281,12 @@ void pairs_find(struct pairs *ps, struct findings *fs)
     for (int i = 0; i < ps->np; i++) {
         struct collision *c = &ps->p[i];
         if (!pairs_different(ps, c->a, c->b)) continue;
+        /* a replacement built on the library it replaces in part (it needs
+         * it: gnulib's obstack in libgettextlib beside libc's) is an
+         * override by design whatever the kind of the names */
+        c->replaced = c->different == D_NAMES && c->name && !c->designed && !c->data_crossed &&
+                      !module_needs(im->mods[c->f.target].m, im->mods[c->f.x].m);
+        if (c->replaced) kept_references(im, c);
         int pa = scope_pos(im, c->a), pb = scope_pos(im, c->b);
         c->first = pa < 0 && pb < 0 ? -1 : pb < 0 || (pa >= 0 && pa < pb) ? c->a : c->b;
         /* two local scopes: the names do not meet (a promotion is the latent pass's) */

@@ -43,6 +43,7 @@ struct ctx {
     struct strmap comp;              /* "x y" -> struct comp */
     struct binding *handles; int nhandles, hcap;   /* what the host dlsyms, for component() */
     struct pairs *pairs;             /* different libraries sharing names (collide.c) */
+    char *entered;                   /* entered()'s answers, one per module */
 };
 
 static struct slot *find(struct names *t, const char *name, uint32_t hash, int insert)
@@ -149,6 +150,11 @@ static int component(struct ctx *c, int x, int y, const char **name, int *how)
             const struct binding *b = &c->handles[j];
             const struct def *d = &X->defs[b->def];
             if (b->target != x || d->kind != K_FUNC || module_find_defs(Y, d->name, d->hash) < 0) continue;
+            /* ... when that code reaches X's own state: an entry point every
+             * plugin defines (plugin_read) whose calls into the runtime go
+             * through relocations runs X's code on whichever copy the loader
+             * bound (route-b promoted-between: C's entry point, B's runtime) */
+            if (!function_state(X, d)) continue;
             if (best < 0 || b->conf < best) { best = b->conf; bhow = H_HANDLE; bname = d->name; }
         }
         for (int j = 0; j < X->ndups && best != C_CERTAIN; j++) {
@@ -166,6 +172,49 @@ static int component(struct ctx *c, int x, int y, const char **name, int *how)
     *name = m->name;
     *how = m->how;
     return m->conf;
+}
+
+/* Under --pid and --trace: does x's code run, as the process shows it?  The
+ * executable's does; a module's own constructors do (timeline's libB.so
+ * registers a device from its constructor, nobody calls into it); any
+ * other module's does only if some other module's reference was seen bound
+ * to it.  Memoised per module: 1 yes, 2 no. */
+static int entered(struct ctx *c, int x)
+{
+    const struct image *im = c->im;
+    if (!c->entered[x]) {
+        int yes = x == 0 || im->mods[x].m->ctors;
+        const struct module *X = im->mods[x].m;
+        for (int r = 0; r < im->n && !yes; r++) {
+            const struct module *R = im->mods[r].m;
+            if (r == x) continue;
+            for (int k = 0; k < R->nrefs && !yes; k++) {
+                const struct ref *rf = &R->refs[k];
+                if (module_find_defs(X, rf->name, rf->hash) < 0) continue;
+                const char *ver = R->has_versym && rf->ver >= 2 && rf->ver < R->nvers ? R->vers[rf->ver].name : NULL;
+                yes = observed_module(im, r, rf->name, ver) == x || (ver && observed_module(im, r, rf->name, NULL) == x);
+            }
+        }
+        c->entered[x] = yes ? 1 : 2;
+    }
+    return c->entered[x] == 1;
+}
+
+/* Observed beats modelled: under --pid and --trace the evidence that x's
+ * definition stays in use must be something the process showed: the very
+ * binding seen (a reference bound to x's copy, x's own included), or x's
+ * code running (entered) for evidence the loader never records (x binding
+ * its own copy directly, a handle's dlsym). */
+static int seen_in_use(struct ctx *c, const struct group *gr, int x, const struct finding *f)
+{
+    const struct image *im = c->im;
+    if (!im->obs || f->conf < 0) return 1;
+    if (f->ev_how == H_LOOKUP && !f->ev_name) {
+        const struct def *xd = &im->mods[x].m->defs[f->xdef];
+        const char *ver = vname(im->mods[x].m, xd);
+        return observed_module(im, f->ev_binder, gr->name, ver) == x || observed_module(im, f->ev_binder, gr->name, NULL) == x;
+    }
+    return entered(c, x);
 }
 
 /* The first definer of gr in module x or after it (dm ascending). */
@@ -311,11 +360,16 @@ static int capture(struct ctx *c, struct group *gr, struct finding *out)
              * C++ vague linkage is reported as such whatever the evidence */
             int name_only = yd->kind != K_FUNC || X->defs[xd].kind != K_FUNC || weak_func(yd) || weak_func(&X->defs[xd]);
             f.conf = alive(c, gr, k, b->target, name_only, &f);
+            if (!seen_in_use(c, gr, x, &f)) f.conf = -1;
             /* two different libraries: no copies, one row for the pair; a
              * reference crossed when it binds the library its module's own
-             * dependencies do not hold (else it may have been linked so) */
+             * dependencies do not hold (else it may have been linked so),
+             * or another implementation of the interface it was linked
+             * against too (linked first: collide.c tells override from split) */
             if (pairs_different(c->pairs, x, b->target)) {
-                if (!own_hidden && !yd->hidden_vis && !X->defs[xd].hidden_vis && !in_closure(cl, b->target)) pairs_note(c->pairs, gr->name, &f);
+                if (!own_hidden && !yd->hidden_vis && !X->defs[xd].hidden_vis &&
+                    (!in_closure(cl, b->target) || pairs_reimplemented(c->pairs, x, b->target)))
+                    pairs_note(c->pairs, gr->name, &f);
                 continue;
             }
             /* a collision needs no live copy: code built for X's entity now
@@ -330,7 +384,7 @@ static int capture(struct ctx *c, struct group *gr, struct finding *out)
                     sf = f;
                     sconf = shared_state(im, &sf);
                 }
-                if (sconf >= 0) {
+                if (sconf >= 0 && (!im->obs || sf.ev_seen == 1)) {   /* under --pid, --trace: the other name's binding seen */
                     f.conf = sconf;
                     f.ev_how = sf.ev_how; f.ev_binder = sf.ev_binder; f.ev_name = sf.ev_name;
                     f.ev_state = sf.ev_state; f.ev_addr = sf.ev_addr; f.ev_seen = sf.ev_seen;
@@ -473,6 +527,7 @@ void analyse_image(struct findings *fs, const struct image *im)
     int n = im->n;
     c.closure = xcalloc(n, sizeof *c.closure);
     c.seen = xcalloc(n, sizeof *c.seen);
+    c.entered = xcalloc(n, 1);
     c.pairs = pairs_new(im);
     for (int k = 0; k < c.ng; k++)
         if (c.g[k].nd >= 2) pairs_count(c.pairs, c.g[k].name, c.g[k].dm, c.g[k].dk, c.g[k].nd);
@@ -506,6 +561,7 @@ void analyse_image(struct findings *fs, const struct image *im)
     for (int i = 0; i < n; i++) free(c.closure[i].idx);
     free(c.closure);
     free(c.seen);
+    free(c.entered);
     for (size_t i = 0; i < c.comp.cap; i++) { free(c.comp.keys[i]); free(c.comp.vals[i]); }
     free(c.comp.keys);
     free(c.comp.vals);

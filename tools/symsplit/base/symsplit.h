@@ -102,6 +102,7 @@ struct module {
     const char *rpath, *runpath;
     int symbolic, nodeflib;  /* DF_SYMBOLIC/DT_SYMBOLIC, DF_1_NODEFLIB */
     int bind_now;            /* DT_BIND_NOW, DF_BIND_NOW or DF_1_NOW: no lazy slots */
+    int ctors;               /* constructors of its own (.init_array beyond crtbegin's entry, .preinit_array) */
     struct version *vers; int nvers; int has_versym;
     struct vneed *vneeds; int nvneeds, vneedcap;     /* versions it needs, per file */
     const char **vdefs; int nvdefs, vdefcap;         /* version names it defines (base included) */

@@ -47,6 +47,14 @@ static void decide_collision(struct decision *d, const struct collision *c)
      * in place of libgcc_s's, in perf): the pair's row, no harm shown. */
     d->cls = V_COLLISION;
     d->crossed = c->name && c->live >= 0 && c->live != C_POSSIBLE && !c->designed;
+    /* another implementation of one interface (collide.c's D_NAMES) took
+     * references: an override when every other reference binds it too (the
+     * replaced library's own calls run only if someone calls into it); a
+     * split of the replaced library's state when some still bind that one */
+    if (c->replaced) {
+        d->crossed = c->kept > 0;
+        if (d->crossed) { d->cls = V_SPLIT; d->sev = "high"; return; }
+    }
     /* Two majors of one library whose unversioned names meet, one of them
      * in the global scope: every lookup by name there (dlsym(RTLD_DEFAULT),
      * a lazy slot, a module loaded later) finds whichever came first, and

@@ -68,6 +68,10 @@ int read_dynamic(struct parse *p)
         case DT_RUNPATH: m->runpath = elf_str(p->e, strtab, v, &oob); break;
         case DT_SYMBOLIC: m->symbolic = 1; break;
         case DT_BIND_NOW: m->bind_now = 1; break;
+        /* crtbegin puts one entry (frame_dummy) in every module's
+         * .init_array: a constructor of the module's own is a second one */
+        case DT_INIT_ARRAYSZ: m->ctors = v > (GElf_Xword)gelf_fsize(p->e, ELF_T_ADDR, 1, EV_CURRENT); break;
+        case DT_PREINIT_ARRAYSZ: m->ctors |= v > 0; break;
         case DT_FLAGS:
             m->symbolic |= (v & DF_SYMBOLIC) != 0;
             m->bind_now |= (v & DF_BIND_NOW) != 0;

@@ -54,6 +54,8 @@ struct record {
     struct trace *t; const char *argv0; struct attempt *a; int n, cap; struct strmap global;
     struct strmap deep;      /* objects whose first scope is their own searchlist: RTLD_DEEPBIND */
     char *obj;               /* the last "object=" of the main namespace, until its "scope 0:" */
+    int ran, opening;        /* "transferring control" seen; a dlopen under way (its dependencies are "needed by") */
+    int replaced;            /* the program replaced itself (exec): what follows is its successor's record */
 };
 
 /* The executable as the record names it: its argv[0] (ld.so prints the
@@ -98,6 +100,17 @@ static int same_file(const struct attempt *a, const char *path)
 static void line(struct record *r, char *s)
 {
     char *p, *e;
+    /* after start-up, a dependency loaded outside any dlopen, in the main
+     * namespace, for no relocation (a lazy call's "(relocation dependency)"
+     * comes after the [0]; a dlmopen of a path prints no attempt, but its
+     * namespace is another) is another program's start-up (exec writes its
+     * record into the same file): the
+     * rest is not this image's (env's own COPY relocations read against its
+     * successor's libc bindings were false SPLITs) */
+    if (r->replaced) return;
+    if (!strncmp(s, "transferring control: ", 22)) r->ran = 1;
+    if (r->ran && !r->opening && !strncmp(s, "file=", 5) && (p = strstr(s, "];  needed by ")) &&
+        (e = strrchr(p, '[')) && !strcmp(e, "[0]")) { r->replaced = 1; return; }
     if (!strncmp(s, "binding file ", 13)) {   /* binding file A [0] to B [0]: normal symbol `S' [V] */
         char *a = s + 13, *to = strstr(a, "] to "), *sym = strchr(a, '`'), *se = sym ? strchr(sym, '\'') : NULL;
         if (!to || !se) return;
@@ -114,6 +127,7 @@ static void line(struct record *r, char *s)
         const char *by = program(r, caller), *slash = strrchr(by, '/');
         GROW(r->a, r->n, r->cap);
         r->a[r->n++] = (struct attempt){ xstrdup(s + 5), NULL, slash ? xasprintf("%.*s", (int)(slash - by), by) : xstrdup("."), ns, 0 };
+        r->opening = 1;
     } else if (!strncmp(s, "file=", 5) && (p = strstr(s, "];  generating link map")) && !p[23]) {
         /* mapped: the last attempt in its namespace still open is the one
          * that mapped it (a dependency maps after its dlopen's root) */
@@ -133,6 +147,7 @@ static void line(struct record *r, char *s)
     } else if (!strncmp(s, "opening file=", 13) && strstr(s, "direct_opencount=")) {
         /* the dlopen succeeded; an empty name is the program itself (dlopen(NULL)) */
         *strstr(s, "; direct_opencount=") = 0;
+        r->opening = 0;
         long ns = ns_of(s + 13);
         if (ns < 0 || !s[13]) return;
         for (int i = r->n - 1; i >= 0; i--)

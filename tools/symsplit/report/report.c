@@ -247,6 +247,9 @@ static void print_capture(struct report *r, const struct image *im, const struct
     free(jb); free(jy); free(jx); free(jp); free(extra); free(why);
 }
 
+/* Another implementation of one interface took references (policy.c): an override, or a split of the replaced one. */
+static int replaced(const struct collision *c) { return c->replaced; }
+
 /* Two different libraries that share names: one row for the pair. */
 static void print_collision(struct report *r, const struct image *im, const struct findings *fs, const struct item *it)
 {
@@ -254,7 +257,7 @@ static void print_collision(struct report *r, const struct image *im, const stru
     const char *mods[2] = { mname(im, c->a), mname(im, c->b) };
     char *why = opening(im, fs);
     cat(&why, "%s and %s are different libraries (%s) that export ", mods[0], mods[1],
-        c->different == D_MAJOR ? "two versions of one name" : "other names, a part of the interface in common");
+        c->different == D_MAJOR ? "two versions of one name" : "other names, and other code behind the names in common");
     cat(&why, "%d name(s) in common (%s%s", c->shared, c->example, c->shared > 1 ? ", ..." : "");
     cat(&why, "); %s%s%s", c->first < 0 ? "neither is in the global scope" : "the global scope finds ",
         c->first < 0 ? "" : mname(im, c->first), c->first < 0 ? "" : " first");
@@ -262,10 +265,22 @@ static void print_collision(struct report *r, const struct image *im, const stru
     else {
         cat(&why, "; %d reference(s) crossed, the strongest: ", c->crossed);
         captured(&why, im, c->name, &c->f);
-        if (c->live >= 0) alive_because(&why, im, c->name, &c->f);
+        if (replaced(c)) ;   /* the references that still bind the replaced library say it (below) */
+        else if (c->live >= 0) alive_because(&why, im, c->name, &c->f);
         else cat(&why, "; but %s's own copy is not in use (interposition)", mname(im, c->f.x));
     }
-    if (it->died)   /* the words of the process's end follow (row) */
+    if (replaced(c) && c->kept)
+        cat(&why, "; while %d reference(s) of other modules still bind %s, the first: %s's %s -> a split of %s's state: "
+                  "%s implements its interface, the references divide between the two (%s's %s binds %s), and state "
+                  "written through one library is read through the other (harmful)",
+            c->kept, mname(im, c->f.x), mname(im, c->kept_binder), c->kept_name, mname(im, c->f.x),
+            mname(im, c->f.target), mname(im, c->f.binder), c->name, mname(im, c->f.target));
+    else if (replaced(c) && !it->died && it->cls != V_LATENT)
+        cat(&why, " -> an override: %s implements %s's interface and takes the references to it; no reference of another "
+                  "module binds %s code that works on the state of %s's copies of these names (not harmful)",
+            mname(im, c->f.target), mname(im, c->f.x), mname(im, c->f.x), mname(im, c->f.x));
+    if (replaced(c)) ;
+    else if (it->died)   /* the words of the process's end follow (row) */
         cat(&why, " -> a collision");
     else if (it->scoped && it->cls == V_LATENT)
         cat(&why, " -> two versions of one library: promoted, %s's unversioned names would be in the global scope, where "
@@ -293,8 +308,15 @@ static void print_collision(struct report *r, const struct image *im, const stru
     char *extra = xasprintf(",\"libraries\":[{\"module\":%s,\"path\":%s},{\"module\":%s,\"path\":%s}],\"shared\":%d,"
                             "\"different\":\"%s\",\"first\":%s,\"crossed\":%d,\"unversioned\":%d,\"harm\":\"%s\"",
                             ja, jpa, jb, jpb, c->shared, c->different == D_MAJOR ? "version" : "names", jf, c->crossed, c->bare,
-                            it->died ? "died" : it->scoped ? "scope" : it->crossed ? "crossed" : "none");
+                            it->died ? "died" : it->scoped ? "scope" : replaced(c) ? (c->kept ? "split" : "override")
+                                                                   : it->crossed ? "crossed" : "none");
     free(ja); free(jpa); free(jb); free(jpb); free(jf);
+    if (replaced(c) && c->kept) {   /* the other side of a divided interface */
+        char *jk = json_str(mname(im, c->kept_binder)), *jn = json_str(c->kept_name);
+        char *t = xasprintf("%s,\"kept\":{\"references\":%d,\"binder\":%s,\"name\":%s}", extra, c->kept, jk, jn);
+        free(extra); free(jk); free(jn);
+        extra = t;
+    }
     if (c->name) {   /* the strongest crossing, with split rows' fields */
         const struct finding *f = &c->f;
         char *jr = json_str(mname(im, f->binder)), *jy = json_str(im->mods[f->target].m->path),

@@ -219,7 +219,7 @@ int main(int argc, char **argv)
                         "load (reverse address) order:", maps, exe, n);
         for (int k = 0; k < n; k++)
             fprintf(stderr, " %s%s", mdl[k].path, mdl[k].kind == SC_GLOBAL ? ":global" : ":local");
-        fprintf(stderr, "\n");
+        fprintf(stderr, "%s\n", ndl ? " (those --dlopen names: in its order)" : "");
         /* a maps file says what was opened, not how: an RTLD_GLOBAL open
          * modelled RTLD_LOCAL hides every collision and capture it made */
         int unknown = 0;

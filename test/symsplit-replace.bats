@@ -1,0 +1,82 @@
+#!/usr/bin/env bats
+# symsplit: a copy is the same code.  A runtime that implements another's
+# interface on purpose (libnew.so.1 over libold.so.1: other SONAME, other
+# code, every name of libold.so.1's interface) is a different library, told
+# by the definitions (their sizes), not by how many names the two share.
+# The truth is each run of the fixture (exit status, and the loader's own
+# record: LD_DEBUG=bindings with LD_BIND_NOW=1): preloaded or linked first,
+# libnew.so.1 takes every reference (an override, exit 0); with one name
+# only libold.so.1 defines, that one call binds libold.so.1 while eight bind
+# libnew.so.1, and the program's assertion fails (SIGABRT).
+# Shared setup: symsplit-setup.bash.
+load helpers
+load symsplit-setup
+load symsplit-pause
+BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-120}
+
+# run_app KIND APP: the fixture run (status), libnew.so.1 preloaded for app
+run_app() {
+    local d=$FX/replace-$1 pre=()
+    [ "$2" = app ] && pre=(LD_PRELOAD="$d/libnew.so.1")
+    run env "${pre[@]}" timeout -k 2 10 "$d/$2"
+}
+
+# binds KIND APP LIB: the executable's references the loader bound to LIB, one name a line
+binds() {
+    local d=$FX/replace-$1 pre=()
+    [ "$2" = app ] && pre=(LD_PRELOAD="$d/libnew.so.1")
+    env "${pre[@]}" LD_BIND_NOW=1 LD_DEBUG=bindings timeout -k 2 10 "$d/$2" 2>&1 >/dev/null |
+        sed -n "s|.*binding file [^ ]*/$2 \[0\] to $d/$3 \[0\]: normal symbol \`\([^']*\)'.*|\1|p" | sort
+}
+
+# sym KIND APP [MODE]: symsplit on the same process, from the files, by
+# running it (trace), or reading it paused after its calls (pid)
+sym() {
+    local d=$FX/replace-$1 pre=()
+    [ "$2" = app ] && pre=(--preload "$d/libnew.so.1")
+    case ${3:-} in
+    trace) run --separate-stderr ss "${pre[@]}" --trace -- "$d/$2" ;;
+    pid)   # a paused process after another: the last one's FIFO goes
+        rm -f "$BATS_TEST_TMPDIR/pause"
+        if [ "$2" = app ]; then live_start env LD_PRELOAD="$d/libnew.so.1" "$d/$2"; else live_start "$d/$2"; fi
+        run --separate-stderr ss --pid "$LIVE_PID"
+        live_end ;;
+    *) run ss "${pre[@]}" "$d/$2" ;;
+    esac
+}
+
+@test "replace: the two runtimes share libold.so.1's whole interface, and most of the shared definitions differ in size" {
+    d=$FX/replace-override
+    shared=$(join <(nm -D -S --defined-only "$d/libold.so.1" | awk '$3 == "T" { print $4, $2 }' | sort) \
+                  <(nm -D -S --defined-only "$d/libnew.so.1" | awk '$3 == "T" { print $4, $2 }' | sort))
+    [ "$(wc -l <<<"$shared")" -eq "$(nm -D --defined-only "$d/libold.so.1" | awk '$2 == "T"' | wc -l)" ]
+    [ "$(awk '$2 != $3' <<<"$shared" | wc -l)" -gt "$(awk '$2 == $3' <<<"$shared" | wc -l)" ]
+}
+
+@test "symsplit: an interface-compatible runtime preloaded or linked first, every reference bound to it: an override, no SPLIT, exit 0, from the files, under --trace and --pid" {
+    for app in app app-linked; do
+        run_app override $app
+        [ "$status" -eq 0 ] || { echo "$app: the fixture exited $status"; false; }
+        [ -z "$(binds override $app libold.so.1)" ] && [ -n "$(binds override $app libnew.so.1)" ]
+        for mode in files trace pid; do
+            sym override $app $mode
+            assert_success
+            refute_line --regexp '^SPLIT '
+            assert_line --regexp '^COLLISION +med +libnew.so.1\+libold.so.1 .*other code behind the names in common.*-> an override: libnew.so.1 implements libold.so.1.s interface and takes the references to it; no reference of another module binds libold.so.1 code that works on the state .*\(not harmful\)'
+        done
+    done
+}
+
+@test "symsplit: the same runtimes with a name only the replaced one defines: one call binds it, eight the replacement, the process aborts; SPLIT high naming both sides, exit 1, from the files, under --trace and --pid" {
+    for app in app app-linked; do
+        run_app divided $app
+        [ "$status" -eq 134 ] || { echo "$app: the fixture exited $status, not SIGABRT"; false; }
+        assert_equal "$(binds divided $app libold.so.1)" rt_total
+        [ "$(binds divided $app libnew.so.1 | wc -l)" -eq 8 ]
+        for mode in files trace pid; do
+            sym divided $app $mode
+            assert_failure 1
+            assert_line --regexp "^SPLIT +high +rt_[a-z]+ .*8 reference\(s\) crossed.*1 reference\(s\) of other modules still bind libold.so.1, the first: $app's rt_total -> a split of libold.so.1's state: libnew.so.1 implements its interface, the references divide between the two \($app's rt_[a-z]+ binds libnew.so.1\)"
+        done
+    done
+}
