@@ -398,6 +398,8 @@ ifneq ($(.SHELLSTATUS),0)
 rows_read :=
 endif
 include matrix/lab.mk $(filter-out matrix/lab.mk realworld/lab.mk,$(sort $(wildcard */lab.mk))) $(wildcard tools/*/lab.mk) $(wildcard realworld/lab.mk)
+# mk/: make fragments by concern (after the labs: they use the labs' and tools' variables)
+include mk/glibc-elf.mk
 
 evidence: $(EVIDENCE_TARGETS)
 
