@@ -11,5 +11,5 @@ check-glibc-elf: $(SYMSPLIT)
 	$(Q)$(SYMSPLIT_DEV)/check-glibc-elf $(SYMSPLIT) $(CHECK_GLIBC_ELF_OUT) $(if $(GLIBC_SOURCE),--source $(call shq,$(GLIBC_SOURCE))) $(PROGRAMS)
 .PHONY: check-glibc-elf
 HELP_LINES += "  make check-glibc-elf [PROGRAMS=...]   symsplit --bindings against the loader on glibc's elf/ tests (a download, once; not in make test)"
-# dpkg-dev: dpkg-source unpacks the source package (checked against its .dsc)
-DEPS_PACKAGES += dpkg-dev
+# dpkg-source (dpkg-dev) unpacks the source package: not in make deps (this
+# target is not part of make test); fetch-source names the package if missing.
