@@ -13,3 +13,6 @@ check-glibc-elf: $(SYMSPLIT)
 HELP_LINES += "  make check-glibc-elf [PROGRAMS=...]   symsplit --bindings against the loader on glibc's elf/ tests (a download, once; not in make test)"
 # dpkg-source (dpkg-dev) unpacks the source package: not in make deps (this
 # target is not part of make test); fetch-source names the package if missing.
+# The source package and apt's private lists: kept by make clean, removed by
+# make distclean.
+DOWNLOAD_CACHES += glibc-elf/apt glibc-elf/src
