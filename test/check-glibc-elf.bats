@@ -1,0 +1,82 @@
+#!/usr/bin/env bats
+# make check-glibc-elf's table and comparison (tools/symsplit/dev/check-glibc-elf)
+# on a fixture source tree of two small programs in glibc's elf/ layout: no
+# download, no glibc source. The real run (Debian's glibc source package,
+# glibc's own elf/ tests) is make check-glibc-elf (docs/check-glibc-elf.md).
+load helpers
+load symsplit-setup
+BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-120}
+
+check() { timeout -k 2 100 "$TOP/tools/symsplit/dev/check-glibc-elf" "$@"; }
+
+setup() {
+    src=$BATS_TEST_TMPDIR/src
+    mkdir -p "$src/elf"
+    # a library the program needs, and one it opens and looks a name up in
+    cat > "$src/elf/fx-needed.c" <<'C'
+int fx_needed(void) { return 1; }
+C
+    cat > "$src/elf/fx-opened.c" <<'C'
+#include <stdio.h>
+int fx_opened(void) { return puts("opened") > 0; }
+C
+    cat > "$src/elf/fx-main.c" <<'C'
+#include <support/xdlfcn.h>
+extern int fx_needed(void);
+static int do_test(void)
+{
+    void *h = xdlopen("fx-opened.so", RTLD_NOW);
+    int (*f)(void) = xdlsym(h, "fx_opened");
+    return !(fx_needed() && f());
+}
+#include <support/test-driver.c>
+C
+    cat > "$BATS_TEST_TMPDIR/programs" <<'T'
+# program | rule | objects | run | model
+fx-main | dlopen, needed | fx-needed.so: fx-needed.c; fx-opened.so: fx-opened.c; fx-main: fx-main.c fx-needed.so | | --dlopen @/fx-opened.so:now dlsym=fx_opened
+fx-broken | a source that does not compile | fx-broken: fx-missing.c | |
+cannot fx-internal | loader internals | includes <ldsodefs.h>
+T
+}
+# a table row's "agreed/total" as "A T"
+figures() { awk -v p="$2" '$1 == p { for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+\/[0-9]+$/) { split($i, a, "/"); print a[1], a[2]; exit } }' "$1/table"; }
+
+@test "check-glibc-elf: a built program's bindings are counted, each disagreement listed with its cause" {
+    run check "$SYMSPLIT" "$BATS_TEST_TMPDIR/out" --source "$src" --programs "$BATS_TEST_TMPDIR/programs"
+    assert_success
+    read -r agreed total < <(figures "$BATS_TEST_TMPDIR/out" fx-main)
+    [ "$total" -gt 20 ]   # libc's bindings at least: a check that checked nothing fails
+    # every binding the opened module makes is compared, the dlsym call apart
+    assert_line --regexp "^fx-main .* exit 0; apart: .*1 dlsym calls"
+    # one listed disagreement for each binding not agreed
+    n=$(grep -c "^  fx-main: " "$BATS_TEST_TMPDIR/out/table" || :)
+    [ "$n" -eq $((total - agreed)) ] || fail "$((total - agreed)) disagreements, $n listed"
+    # the programs that were not built, each with why
+    assert_line --regexp "^  fx-broken +a source that does not compile +cannot build: .*fx-missing.c"
+    assert_line --regexp "^  fx-internal +loader internals +includes <ldsodefs.h>$"
+}
+
+@test "check-glibc-elf: a model that binds elsewhere is caught and named" {
+    cat > "$BATS_TEST_TMPDIR/wrong" <<EOF
+#!/bin/sh
+"$SYMSPLIT" "\$@" | awk -F '\t' 'BEGIN { OFS = "\t" } \$1 == "binding" && \$4 == "fx_needed" { \$3 = "/nowhere/libother.so" } { print }'
+EOF
+    chmod +x "$BATS_TEST_TMPDIR/wrong"
+    run check "$BATS_TEST_TMPDIR/wrong" "$BATS_TEST_TMPDIR/out" --source "$src" --programs "$BATS_TEST_TMPDIR/programs" fx-main
+    assert_success
+    assert_line --regexp "^  fx-main: fx-main fx_needed: loader fx-needed.so, model libother.so$"
+    assert_line "      another definition: loader fx-needed.so, model libother.so"
+}
+
+@test "check-glibc-elf: a second run with nothing changed is the cached table; bad usage is one line" {
+    check "$SYMSPLIT" "$BATS_TEST_TMPDIR/out" --source "$src" --programs "$BATS_TEST_TMPDIR/programs" fx-main > /dev/null 2>&1
+    run check "$SYMSPLIT" "$BATS_TEST_TMPDIR/out" --source "$src" --programs "$BATS_TEST_TMPDIR/programs" fx-main
+    assert_success
+    assert_line --partial "nothing changed since the last run"
+    run check "$SYMSPLIT" "$BATS_TEST_TMPDIR/out" --source "$BATS_TEST_TMPDIR" --programs "$BATS_TEST_TMPDIR/programs"
+    assert_failure 2
+    assert_output --partial "no elf/ directory"
+    run check "$SYMSPLIT" "$BATS_TEST_TMPDIR/out" --source "$src" --programs "$BATS_TEST_TMPDIR/programs" no-such-program
+    assert_failure 2
+    assert_output --partial "no program of"
+}
