@@ -498,7 +498,7 @@ compare: $(call tc_targets,$(compare_tcs))
 
 FORCE:
 .PHONY: check-toolchains baseline compare FORCE
-include mk/toolchain-symsplit.mk
+include mk/toolchain-symsplit.mk mk/lab-bindings.mk
 
 # make diagrams [LAB=<lab>] [ROW=<id>]: each row run once more (with
 # LD_DEBUG=files,bindings where the picture reads the loader's record: not
