@@ -113,3 +113,20 @@ column() {   # DIR FACT...
     assert_line --regexp '^SPLIT +med +vx_reg '
     assert_line --regexp '^SPLIT +high +vx_table '
 }
+
+# mold names each PLT entry in .symtab (printf$plt, __cxa_finalize$pltgot): a
+# local function symbol for a stub, which symsplit read as a hidden copy of
+# a definition "bound at link time" and so a live second copy (matrix A and
+# B-no-sem-interp, five route-b rows and scope-capture preload under both
+# mold columns: false SPLITs).
+@test "symsplit: mold's PLT entry symbols (NAME\$plt, NAME\$pltgot) are no copies: matrix A linked by mold agrees with its run" {
+    command -v mold > /dev/null || skip "mold is not installed"
+    b=$BATS_TEST_TMPDIR/b
+    make -s -C "$TOP" --no-print-directory matrix ROW=A CC=gcc LD=mold B="$b" > "$BATS_TEST_TMPDIR/out" 2>&1
+    nm "$b/matrix/A/libverbs_shared.so" | grep -q '\$plt$'        # the symbols are there
+    facts=$("$TOP/scripts/verdict" --facts < "$BATS_TEST_TMPDIR/out")
+    [[ $facts == "A verdict=no-split"* ]]
+    run lab_rows "$SYMSPLIT" "$b" matrix <<< "$facts"
+    assert_success
+    assert_output 'A agrees: exit 0'
+}
