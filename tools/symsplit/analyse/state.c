@@ -136,6 +136,44 @@ int different_entities(const struct module *a, const struct def *da, const struc
     return x && y && memcmp(x, y, da->size) != 0;
 }
 
+/* The data object m exports (.dynsym) holding address a: its index, or -1. */
+static int exported_data_at(const struct module *m, uint64_t a)
+{
+    for (int i = 0; i < m->ndefs_dyn; i++) {
+        const struct def *d = &m->defs[i];
+        if (d->kind == K_DATA && !d->hidden_vis && a >= d->value && a < d->value + (d->size ? d->size : 1)) return i;
+    }
+    return -1;
+}
+
+/* Both copies of a function work on one state when the copy every lookup
+ * binds (Y) reaches no private state of its own, proven by its code, and
+ * each cell the copy still in use (X) touches is data X exports that Y's own
+ * references bind: Y reaches X's table through its GOT (clang's PIE, gcc's
+ * -fPIC code: no COPY relocation, so no second table). */
+static int one_state(const struct image *im, const struct finding *f)
+{
+    struct module *mx = im->mods[f->x].m, *my = im->mods[f->target].m;
+    const struct def *dx = &mx->defs[f->xdef], *dy = &my->defs[f->def];
+    struct touches t = { 0 };
+    if (function_state(my, dy) != 0) return 0;
+    int ok = function_touches(mx, dx, &t) > 0 && t.n > 0;
+    for (int i = 0; ok && i < t.n; i++) {
+        int di = exported_data_at(mx, t.v[i].addr), k = 0, d = -1;
+        ok = 0;
+        if (di < 0) break;
+        const struct def *xd = &mx->defs[di];
+        while (k < my->nrefs && (my->refs[k].hash != xd->hash || strcmp(my->refs[k].name, xd->name))) k++;
+        if (k == my->nrefs) break;
+        const struct ref *rf = &my->refs[k];
+        const char *ver = my->has_versym && rf->ver >= 2 ? my->vers[rf->ver].name : NULL;
+        int hid = my->has_versym && rf->ver >= 2 ? my->vers[rf->ver].hidden : 0;
+        ok = lookup(im, f->target, rf->name, rf->hash, ver, hid, rf->lazy, &d) == f->x && d == di;
+    }
+    free(t.v);
+    return ok;
+}
+
 /* A capture in which nothing can diverge: the reason (*owned when it had to
  * be formatted), else NULL; *proven: the state behind the live copy is
  * proven (disassembly or .symtab), not estimated. */
@@ -161,6 +199,11 @@ const char *capture_harmless(const struct image *im, const struct finding *f, ch
         reason = *owned = xasprintf("the copy in %s reaches no private state (%s): whatever data it works on is "
                                   "reached through the GOT, so both copies of the code share one state",
                                   mname(im, f->x), how);
+    if (!data && !f->collision && !reason && one_state(im, f))
+        reason = *owned = xasprintf("the copy in %s reaches no private state (per disassembly of the function and its "
+                                  "callees): the data it works on is reached through the GOT, bound to the cells %s's copy "
+                                  "touches (data %s exports), so both copies of the code share one state",
+                                  mname(im, f->target), mname(im, f->x), mname(im, f->x));
     return reason;
 }
 

@@ -70,6 +70,11 @@ void module_symtab(struct module *m, void *elf, int *dcap)
         if (GELF_ST_BIND(s.st_info) != STB_LOCAL && vis != STV_HIDDEN && vis != STV_INTERNAL) continue;
         const char *name = elf_strptr(e, sh.sh_link, s.st_name);
         if (!name || !*name || crt(name)) continue;
+        /* mold names each PLT entry in .symtab ("printf$plt", and
+         * "__cxa_finalize$pltgot" in .plt.got), a local function: a stub
+         * that jumps through the GOT, no definition */
+        const char *dollar = strrchr(name, '$');
+        if (type == STT_FUNC && dollar && (!strcmp(dollar, "$plt") || !strcmp(dollar, "$pltgot"))) continue;
         if (type != STT_FUNC && state_section(e, shstrndx, s.st_shndx)) priv += s.st_size;
         /* ld.bfd drops the visibility when it localizes a hidden symbol but
          * lists such symbols after a nameless FILE entry; lld keeps STV_HIDDEN
