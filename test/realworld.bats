@@ -202,10 +202,17 @@ fake_cell() {
 
 # The preloaded allocator (jemalloc-pvalloc: python3 under LD_PRELOAD of
 # jemalloc, then pvalloc, which only glibc defines, and free).
-@test "realworld: a preloaded replacement is in the record: libc's own references to malloc and free bind libjemalloc.so.2" {
+# (python3 takes malloc's and free's addresses: libc's references to those
+# two bind python3's canonical PLT entries, whose own slots bind jemalloc.)
+@test "realworld: a preloaded replacement is in the record: libc's own calloc and realloc, and python3's malloc and free, bind libjemalloc.so.2" {
 	needs_cell jemalloc-pvalloc
-	binds jemalloc-pvalloc libc.so.6 malloc libjemalloc.so.2 || fail "libc's malloc reference did not bind jemalloc"
-	binds jemalloc-pvalloc libc.so.6 free libjemalloc.so.2 || fail "libc's free reference did not bind jemalloc"
+	local n
+	for n in calloc realloc; do
+		binds jemalloc-pvalloc libc.so.6 "$n" libjemalloc.so.2 || fail "libc's $n reference did not bind jemalloc"
+	done
+	for n in malloc free; do
+		binds jemalloc-pvalloc python3 "$n" libjemalloc.so.2 || fail "python3's $n reference did not bind jemalloc"
+	done
 }
 
 @test "realworld: the name only the replaced runtime defines: libc exports pvalloc, libjemalloc.so.2 does not (readelf), and the process died by a signal" {
