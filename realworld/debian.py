@@ -158,6 +158,89 @@ def gst_bad_ugly():
                              'audiotestsrc num-buffers=3 ! audioconvert ! lamemp3enc ! mpegaudioparse ! fakesink')
 
 
+def gtk2_gtk3(mode):
+    """GTK 2 by ctypes (mode), then GTK 3 through python3-gi (GModule:
+    RTLD_GLOBAL) and its gtk_init_check, then GTK 2's: GTK 3 looks for
+    GTK 2's names when it starts."""
+    def run():
+        g2 = ctypes.CDLL('libgtk-x11-2.0.so.0', mode=mode)
+        print(f'gtk 2 by ctypes ({"RTLD_GLOBAL" if mode == ctypes.RTLD_GLOBAL else "RTLD_LOCAL"})', flush=True)
+        Gtk = gtk3()
+        print(f'gtk {Gtk.get_major_version()}.{Gtk.get_minor_version()} through gi, gtk_init_check: {Gtk.init_check([])[0]}', flush=True)
+        yield
+        print(f'gtk 2 gtk_init_check: {g2.gtk_init_check(None, None)}', flush=True)
+    return run
+
+
+def soup(first, second):
+    """libsoup 2.4 and libsoup 3.0 (two majors of one library family, both
+    on one GLib and one GObject type registry) by ctypes, each (major,
+    mode) in order; then one SoupSession from each. Both majors look for the
+    other's names in the global scope in their constructors and stop the
+    process (g_error); loaded RTLD_LOCAL, the second major's types are
+    already in the registry under the first one's names."""
+    libs = {2: 'libsoup-2.4.so.1', 3: 'libsoup-3.0.so.0'}
+
+    def run():
+        loaded = []
+        for major, mode in (first, second):
+            lib = ctypes.CDLL(libs[major], mode=mode)
+            lib.soup_session_new.restype = ctypes.c_void_p
+            print(f'libsoup {major} loaded {"RTLD_GLOBAL" if mode == ctypes.RTLD_GLOBAL else "RTLD_LOCAL"}', flush=True)
+            loaded.append((major, lib))
+        yield
+        for major, lib in loaded:
+            session = lib.soup_session_new()
+            print(f'libsoup {major} session: {"made" if session else "NULL"}', flush=True)
+            if not session:
+                sys.exit(f'libsoup {major}: soup_session_new returned NULL')
+    return run
+
+
+def allocator_work():
+    """A little work that allocates: JSON, zlib, a dict of strings."""
+    import json
+    import zlib
+    data = json.dumps({str(i): 'x' * (i % 64) for i in range(20000)}).encode()
+    print(f'json {len(data)} bytes, zlib {len(zlib.compress(data))}', flush=True)
+
+
+def preload_alloc():
+    """Run under LD_PRELOAD of another malloc (jemalloc, tcmalloc, mimalloc:
+    the harness sets it): work that allocates."""
+    allocator_work()
+    yield
+
+
+def preload_alloc_pvalloc():
+    """The same, then pvalloc, a name glibc defines and jemalloc does not,
+    found in the global scope (libc's), and free (the preloaded one's)."""
+    allocator_work()
+    libc = ctypes.CDLL(None)
+    libc.pvalloc.restype = ctypes.c_void_p
+    yield
+    p = libc.pvalloc(100)
+    print(f'pvalloc: {p:#x}', flush=True)
+    libc.free(ctypes.c_void_p(p))
+    print('free: done', flush=True)
+
+
+def readline_history():
+    """The standard library's readline module (built on GNU readline) with
+    its history: two lines added, then the history's length read back
+    (under LD_PRELOAD of libedit's readline interface, set by the harness)."""
+    import readline
+    print(f'readline: {readline._READLINE_LIBRARY_VERSION}', flush=True)
+    readline.add_history('one')
+    readline.add_history('two')
+    yield
+    n = readline.get_current_history_length()
+    print(f'history: {n} line(s), the last {readline.get_history_item(n)!r}', flush=True)
+    if n != 2:
+        sys.exit(f'readline: 2 lines added, the history holds {n}')
+
+
+G, L = ctypes.RTLD_GLOBAL, ctypes.RTLD_LOCAL
 CASES = {
     'gtk3-gtk4': gtk3_gtk4(ctypes.RTLD_LOCAL),
     'gtk3-gtk4-global': gtk3_gtk4(ctypes.RTLD_GLOBAL),
@@ -170,6 +253,17 @@ CASES = {
     'pil-mix': pil_mix,
     'crypto-openssl': crypto_openssl,
     'gst-bad-ugly': gst_bad_ugly,
+    'gtk2-gtk3': gtk2_gtk3(G),
+    'gtk2-local-gtk3': gtk2_gtk3(L),
+    'soup2-soup3': soup((2, G), (3, L)),
+    'soup3-soup2': soup((3, G), (2, L)),
+    'soup2-soup3-local': soup((2, L), (3, L)),
+    'soup3-soup2-local': soup((3, L), (2, L)),
+    'soup2-local-soup3-global': soup((2, L), (3, G)),
+    'soup3-local-soup2-global': soup((3, L), (2, G)),
+    'alloc': preload_alloc,
+    'alloc-pvalloc': preload_alloc_pvalloc,
+    'readline': readline_history,
 }
 
 

@@ -12,14 +12,15 @@ $(call read_table,realworld,$(RW_SRC)/cases)
 RW_CASES := $(realworld.rows)
 RW_SUBSET := $(foreach c,$(RW_CASES),$(if $(filter yes,$(realworld.$c.subset)),$c))
 # Debian packages of the cases, installed by `make realworld` only; make
-# test's subset needs python3-numpy (in DEPS_PACKAGES below) and the survey's
-# node subset install (already a make test prerequisite).
+# test's subset needs python3-numpy and libjemalloc2 (in DEPS_PACKAGES below)
+# and the survey's node subset install (already a make test prerequisite).
 RW_DEBS := python3 python3-gi gir1.2-gtk-3.0 gir1.2-gtk-4.0 libgtk-4-1 gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0 \
 	gstreamer1.0-gtk3 gstreamer1.0-plugins-base gstreamer1.0-plugins-good python3-numpy python3-scipy python3-lxml \
 	python3-wand libmagickwand-6.q16-6 nodejs python3-pil python3-cairo python3-cryptography python3-openssl \
 	gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly php-cli php-gd php-intl php-xml php-sqlite3 php-curl php-mbstring \
-	libxml-libxml-perl libdbd-sqlite3-perl libjson-xs-perl ruby ruby-nokogiri lua5.4 lua-lpeg lua-cjson
-DEPS_PACKAGES += python3-numpy
+	libxml-libxml-perl libdbd-sqlite3-perl libjson-xs-perl ruby ruby-nokogiri lua5.4 lua-lpeg lua-cjson \
+	libgtk2.0-0 swi-prolog-core libsoup2.4-1 libsoup-3.0-0 libjemalloc2 libtcmalloc-minimal4 libmimalloc2.0 libedit2 libreadline8
+DEPS_PACKAGES += python3-numpy libjemalloc2
 
 $(eval $(call survey_install,realworld,$(RW_SRC)))
 
@@ -43,6 +44,9 @@ rw_cmd = $(if $(rw_script),$(word 1,$(realworld.$1.units)) $(abspath $(RW_SRC))/
 rw_host = $(if $(rw_script),-,$(if $(filter debian,$(realworld.$1.driver)),python,node))
 rw_exe = $(if $(rw_script),$(word 1,$(realworld.$1.units)),$(if $(filter debian,$(realworld.$1.driver)),$(RW_PYTHON),$$(RW_NODE_EXE)))
 rw_driver_src = $(if $(rw_script),$(RW_SRC)/$(word 2,$(realworld.$1.units)))
+# preload: the case's LD_PRELOAD (a library replacing another: an allocator,
+# libedit's readline interface), given to run-case
+rw_preload = $(if $(realworld.$1.preload),--preload $(realworld.$1.preload))
 rw_install = $(if $(filter debian,$(realworld.$1.driver)),,$(call rw_prefix,$1)/installed)
 
 # One case: run and observe (realworld/run-case) inside survey/private (what
@@ -52,13 +56,13 @@ rw_install = $(if $(filter debian,$(realworld.$1.driver)),,$(call rw_prefix,$1)/
 # the harness or symsplit changes, not when another row's cell does.
 define rw_case
 $(RW_B)/$1.cmd: FORCE
-	$$(Q)mkdir -p $(RW_B) && printf '%s\n' $(call shq,$(call rw_host,$1) $(call rw_cmd,$1)) > $$@.tmp && \
+	$$(Q)mkdir -p $(RW_B) && printf '%s\n' $(call shq,$(call rw_host,$1) $(call rw_cmd,$1)$(if $(realworld.$1.preload), LD_PRELOAD=$(realworld.$1.preload))) > $$@.tmp && \
 		{ cmp -s $$@.tmp $$@ && rm $$@.tmp || mv $$@.tmp $$@; }
 $(RW_B)/$1/done: $(RW_B)/$1.cmd $(call rw_install,$1) $(SYMSPLIT) $(RW_SRC)/run-case $(RW_SRC)/debian.py $(RW_SRC)/addons.js $(call rw_driver_src,$1)
 	$$(Q)mkdir -p $(RW_B)/home $(RW_B)/tmp $(RW_B)/xdg && chmod 700 $(RW_B)/xdg
 	$$(Q)echo "realworld: $1"
 	$$(Q)$(SURVEY_SRC)/private $(RW_B)/$1.leftovers -- $(RW_ENV) $(RW_SRC)/run-case --symsplit $(abspath $(SYMSPLIT)) \
-		--host $(call rw_host,$1) --exe $(call rw_exe,$1) $(RW_B)/$1 -- $(call rw_cmd,$1)
+		--host $(call rw_host,$1) --exe $(call rw_exe,$1) $(call rw_preload,$1) $(RW_B)/$1 -- $(call rw_cmd,$1)
 $(RW_B)/$1/truth: $(RW_B)/$1/done $(RW_SRC)/truth $(SURVEY_SRC)/ldebug.py $(SURVEY_SRC)/elfinfo.py $(SURVEY_SRC)/bound-twice
 	$$(Q)$(RW_SRC)/truth $(RW_B)/$1 > $$@.tmp && mv $$@.tmp $$@
 endef

@@ -199,3 +199,45 @@ fake_cell() {
 	done
 }
 
+
+# The preloaded allocator (jemalloc-pvalloc: python3 under LD_PRELOAD of
+# jemalloc, then pvalloc, which only glibc defines, and free).
+# (python3 takes malloc's and free's addresses: libc's references to those
+# two bind python3's canonical PLT entries, whose own slots bind jemalloc.)
+@test "realworld: a preloaded replacement is in the record: libc's own calloc and realloc, and python3's malloc and free, bind libjemalloc.so.2" {
+	needs_cell jemalloc-pvalloc
+	local n
+	for n in calloc realloc; do
+		binds jemalloc-pvalloc libc.so.6 "$n" libjemalloc.so.2 || fail "libc's $n reference did not bind jemalloc"
+	done
+	for n in malloc free; do
+		binds jemalloc-pvalloc python3 "$n" libjemalloc.so.2 || fail "python3's $n reference did not bind jemalloc"
+	done
+}
+
+@test "realworld: the name only the replaced runtime defines: libc exports pvalloc, libjemalloc.so.2 does not (readelf), and the process died by a signal" {
+	needs_cell jemalloc-pvalloc
+	local c j s
+	c=$(mapped jemalloc-pvalloc 'libc\.so\.6') j=$(mapped jemalloc-pvalloc 'libjemalloc\.so\.2')
+	defines_sym "$c" pvalloc || fail "libc does not define pvalloc"
+	if defines_sym "$j" pvalloc; then fail "jemalloc defines pvalloc: the case no longer has a name only glibc defines"; fi
+	s=$(cat "$RW/jemalloc-pvalloc/status")
+	[ "$s" -ge 128 ] || fail "exit $s"
+	grep -q "^outcome: crash .*(exit $s)" "$RW/jemalloc-pvalloc/truth"
+}
+
+@test "realworld: run-case tells the modes that model the process of its LD_PRELOAD: the files and --trace runs name libjemalloc.so.2" {
+	local m
+	for m in files trace; do
+		grep -q 'libjemalloc\.so\.2' "$RW/jemalloc-pvalloc/sym-$m.txt" || fail "symsplit's $m run does not name the preloaded library"
+	done
+	grep -q 'LD_PRELOAD=libjemalloc\.so\.2$' "$RW/jemalloc-pvalloc.cmd" || fail "the case's command line does not hold its preload"
+}
+
+@test "realworld: run-case refuses --preload without a library, in one line" {
+	run "$TOP/realworld/run-case" --symsplit /bin/true --host - --exe /bin/true --preload -- "$BATS_TEST_TMPDIR/run" -- /bin/true
+	[ ! -e "$BATS_TEST_TMPDIR/run" ] || fail "run-case made the run directory"
+	[ "$status" -eq 2 ]
+	assert_output --partial 'usage: run-case'
+	[ "${#lines[@]}" -eq 1 ]
+}
