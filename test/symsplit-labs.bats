@@ -188,9 +188,10 @@ le_ss() {   # ROW WORD: run symsplit as the run WORD starts the row's app
     libpath:*) env+=(LD_LIBRARY_PATH="$r/${w#libpath:}") ;;
     ldconf:*)
         local c=$BATS_TEST_TMPDIR/$1.cache
+        private_mounts || { status=125 output="needs a private mount namespace: $private_mounts_why"; return; }
         (cd "$r" && unshare --mount --propagation private sh -c \
             'aux=/var/cache/ldconfig; [ -d $aux ] || aux=/var/cache; mount -t tmpfs le-ldconfig $aux && ldconfig -X -f "$1" -C "$2"' _ "${w#ldconf:}" "$c") 2>/dev/null ||
-            { status=125 output="no private mount namespace for ldconfig"; return; }
+            { status=125 output="ldconfig in a private mount namespace failed"; return; }
         env+=(SYMSPLIT_LDCACHE="$c") ;;
     esac
     [ -f "$r/dlopens" ] && opt+=(--dlopen "$(cat "$r/dlopens")")      # a dlopen the image makes at run time
