@@ -658,6 +658,7 @@ check-fresh:
 	$(Q)$(SCRIPTS)/check-fresh $(call shq,$(SUITE)) $(call shq,$(B))
 .PHONY: check-fresh
 HELP_LINES += "  make check-fresh [SUITE=bookworm]   the README's two commands on a fresh Debian root, as root in /root/src, as a user, and in a plain chroot (root)"
+include mk/no-mount-ns.mk
 
 # One run per build directory: every goal but these takes the build
 # directory's lock (scripts/build-dir: held until this make ends; a second
