@@ -15,7 +15,7 @@ LE_TABLE := $(LE_SRC)/rows $(LE_SRC)/lab.mk
 LE_CC  = $(CC) $(LDFLAG_FUSE) $(BASE_CFLAGS)
 LE_EXE = $(EXE_PIE_CFLAGS) $(EXE_PIE_LDFLAGS) -Wl,--no-as-needed
 LE_SO  = $(PIC_CFLAGS) -shared -Wl,--no-as-needed
-# le_obj SRC,KIND[,DEF]: SRC compiled once (the top Makefile's compiled) for
+# le_obj SRC,KIND[,DEF]: SRC compiled once (mk/compile.mk's compiled) for
 # a shared library (KIND so: PIC) or an executable (exe: PIE), with -DDEF.
 le_obj = $(call compiled,$(LE)/objs/$(basename $(notdir $1)).$2$(if $3,.$3).o,$1,$(BASE_CFLAGS) $(if $(filter so,$2),$(PIC_CFLAGS),$(EXE_PIE_CFLAGS)) $(addprefix -D,$3),$(wildcard $(LE_SRC)/*.h) $(LE_TABLE))
 # le_runpath SUBDIR: DT_RUNPATH $ORIGIN<SUBDIR> (--enable-new-dtags: what the

@@ -32,7 +32,7 @@ RB_CC = $(COMPILE) $(BASE_CFLAGS) $(PIC_CFLAGS) -fplt
 
 # rb_obj SRC,DEFS[,KIND]: the object of SRC compiled with -D for each of
 # DEFS (NAME=VALUE ...), PIC with -fplt (KIND pie: for the host executable),
-# one per source and defines in $(RB)/objs/ (the top Makefile's compiled).
+# one per source and defines in $(RB)/objs/ (mk/compile.mk's compiled).
 rb_sp := $() $()
 rb_obj = $(call compiled,$(RB)/objs/$(basename $(notdir $1))$(subst $(rb_sp),,$(foreach d,$2,.$(subst =,-,$d)))$(if $3,.$3).o,$1,$(BASE_CFLAGS) $(if $(filter pie,$3),$(EXE_PIE_CFLAGS),$(PIC_CFLAGS) -fplt) $(addprefix -D,$2),$(wildcard $(RB_SRC)/*.h) $(RB_TABLE))
 RB_LAZY := -Wl,-z,lazy

@@ -2,7 +2,7 @@
 # libnccl-like.so (copy B's consumer), and for the dynamic kinds libinhouse.so
 # plus whatever libibverbs the in-house side links.
 
-# rxe_obj SRC,KIND,FLAGS: SRC compiled once per KIND (the top Makefile's
+# rxe_obj SRC,KIND,FLAGS: SRC compiled once per KIND (mk/compile.mk's
 # compiled: ccache shares it between toolchains) in $(RXE_B)/objs/.
 rxe_obj = $(call compiled,$(RXE_B)/objs/$(basename $(notdir $1)).$2.o,$1,$3,$(RXE_COMMON_SRC) $(RXE_SRC)/got_probe.h $(RXE_SRC)/build.mk)
 RXE_PIC := $(RXE_CFLAGS) $(PIC_CFLAGS)

@@ -12,7 +12,7 @@ RXE_B   := $(B)/rxe-variant
 # Each is read once, when a recipe first needs it (a plain deferred = would
 # ask again at each use; := would ask at every make's start, rxe's goals or
 # not). The compile flags therefore carry $$(RXE_ABI) unexpanded into the
-# recipes the top Makefile's compiled makes.
+# recipes mk/compile.mk's compiled makes.
 RXE_LIBDIR = $(eval RXE_LIBDIR := $$(shell pkg-config --variable=libdir libibverbs 2>/dev/null))$(RXE_LIBDIR)
 RXE_ABI    = $(eval RXE_ABI := $$(shell $(RXE_SRC)/verbs-abi $$(RXE_LIBDIR)))$(RXE_ABI)
 RXE_STATIC_SYM = $(eval RXE_STATIC_SYM := $$(shell $$(NM) $$(RXE_LIBDIR)/libibverbs.a 2>/dev/null | sed -n 's/^[0-9a-f]* T \(.*verbs_register_driver_$$(RXE_ABI)\)$$$$/\1/p'))$(RXE_STATIC_SYM)
@@ -25,7 +25,7 @@ RXE_TIER ?= all
 
 RXE_CFLAGS = $(BASE_CFLAGS) -DVERBS_ABI=$$(RXE_ABI) -I$(RXE_SRC)
 # Each row directory is self-contained: its DSOs find each other through
-# $ORIGIN (the top Makefile's RPATH_ORIGIN).
+# $ORIGIN (mk/compile.mk's RPATH_ORIGIN).
 RXE_ORIGIN = $(RPATH_ORIGIN)
 RXE_COMMON_SRC = $(RXE_SRC)/exercise.c $(RXE_SRC)/consumer.h $(RXE_SRC)/abi_name.h
 

@@ -24,7 +24,7 @@ not_installed() { stand_in dpkg-query 'echo "unknown ok not-installed"'; }
 @test "first contact: without gcc, make -n matrix prints the install step and runs nothing" {
 	run env PATH="$bare" make -n -C "$TOP" --no-print-directory B="$b" matrix
 	assert_success
-	assert_output --partial "scripts/first-run 'gcc' 'bfd' 'matrix'"
+	assert_output --partial "mk/first-run 'gcc' 'bfd' 'matrix'"
 	[ ! -e "$b" ] || fail "make -n wrote $b"
 }
 

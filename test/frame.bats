@@ -141,7 +141,7 @@ logging_path() {
 		run env HOME="$home" make -s -C "$COPY" --no-print-directory $args
 		assert_equal "$status" 2
 		assert_equal "${#lines[@]}" 1
-		assert_output --regexp "^Makefile:[0-9]+: \*\*\* B='[^']*'"
+		assert_output --regexp "^mk/build-dir.mk:[0-9]+: \*\*\* B='[^']*'"
 	done
 	rm "$COPY/selflink"
 	assert_equal "$(cat "$home/check/file")" mine

@@ -64,26 +64,50 @@ struct noload {
     const char *path, *file, *newest, *ver;
     const char *names[3]; int nnames, more;   /* N_VERSION: its first symbols; more: how many more (both kinds) */
 };
-enum fkind { F_NOLOAD, F_CAPTURE, F_PARTITION, F_COLLISION, F_COPY };
+/* The finding kinds, one line each: id, name (report.c prints an item of it
+ * with print_<name>), and what frees the fields it owns (findings_clear;
+ * NULL: none).  A new kind: its line here, its fields in struct item's
+ * union, its analysis, its grade (policy.c) and its printer (report.c). */
+#define FKINDS(X) \
+    X(F_NOLOAD,    noload,    NULL) \
+    X(F_CAPTURE,   capture,   free_capture) \
+    X(F_PARTITION, partition, NULL) \
+    X(F_COLLISION, collision, free_collision) \
+    X(F_COPY,      copy,      free_copy)
+#define FKIND_ITEM(id, ...) id,
+#define FKIND_ONE(...) + 1
+enum fkind { FKINDS(FKIND_ITEM) };
+enum { F_NKINDS = 0 FKINDS(FKIND_ONE) };   /* not an fkind: a switch over kinds still names each */
 enum keep { K_SHOW, K_DROP, K_SUPPRESSED };   /* what the policy made of an item */
 struct item {
     enum fkind kind;
     const char *name;        /* the symbol (NOLOAD, capture, partition), the library group (COPY) */
-    struct finding f;        /* F_CAPTURE */
-    int *mods; int nmods;    /* F_CAPTURE: every binder and target of the name (for the allowlist) */
-    const char *harmless;    /* F_CAPTURE: why nothing can diverge (state.c), NULL when something can */
-    int proven, data;        /* F_CAPTURE: the live copy's state is proven, not estimated; a data object */
-    int override;            /* F_CAPTURE, a collision of functions: the module whose definition is
-                              * bound needs (DT_NEEDED) the one whose reference it takes, as an
-                              * override by design does (numpy's xerbla_ in place of BLAS's) */
-    int capture;             /* F_PARTITION: the item of the same name's capture, -1 none */
-    int pm[8], pu[8], n;     /* F_PARTITION: each copy's module and one module binding it; F_COPY: n */
-    struct collision c;      /* F_COLLISION */
-    char *own;               /* a string the item owns: F_COLLISION's "a+b" */
-    char *owned;             /* F_CAPTURE: harmless, when it had to be formatted */
-    struct noload nl;        /* F_NOLOAD */
-    struct copyof *cp;       /* F_COPY: n of them */
-    const char *sev, *state; /* F_COPY: from the fingerprint table */
+    int n;                   /* F_PARTITION, F_COPY: how many copies */
+    union {                  /* the kind's own fields */
+        struct {             /* F_CAPTURE */
+            struct finding f;
+            int *mods; int nmods;    /* every binder and target of the name (for the allowlist) */
+            const char *harmless;    /* why nothing can diverge (state.c), NULL when something can */
+            char *owned;             /* harmless, when it had to be formatted */
+            int proven, data;        /* the live copy's state is proven, not estimated; a data object */
+            int override;            /* a collision of functions: the module whose definition is
+                                      * bound needs (DT_NEEDED) the one whose reference it takes, as an
+                                      * override by design does (numpy's xerbla_ in place of BLAS's) */
+        };
+        struct {             /* F_PARTITION */
+            int capture;             /* the item of the same name's capture, -1 none */
+            int pm[8], pu[8];        /* each copy's module and one module binding it */
+        };
+        struct {             /* F_COLLISION */
+            struct collision c;
+            char *own;               /* "a+b", the pair's name */
+        };
+        struct noload nl;    /* F_NOLOAD */
+        struct {             /* F_COPY */
+            struct copyof *cp;       /* n of them */
+            const char *sev, *state; /* from the fingerprint table */
+        };
+    };
     /* set by the policy (policy_grade) */
     enum keep keep;
     int cls; const char *csev;

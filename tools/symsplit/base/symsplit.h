@@ -4,6 +4,7 @@
  * report.h add one layer each (docs/symsplit-reference.md, Shape of the code). */
 #ifndef SYMSPLIT_H
 #define SYMSPLIT_H
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -14,6 +15,7 @@ void *xcalloc(size_t n, size_t sz);
 void *xrealloc(void *p, size_t sz);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 uint32_t name_hash(const char *s); /* the GNU hash function: cheap, spreads well */
 /* String-keyed hash map (open addressing); values are opaque pointers. */
 struct strmap { char **keys; void **vals; size_t cap, n; };

@@ -15,14 +15,19 @@ void *xcalloc(size_t n, size_t sz) { return oom(calloc(n ? n : 1, sz ? sz : 1));
 void *xrealloc(void *p, size_t sz) { return oom(realloc(p, sz ? sz : 1)); }
 char *xstrdup(const char *s) { return oom(strdup(s)); }
 
+char *xvasprintf(const char *fmt, va_list ap)
+{
+    char *s;
+    if (vasprintf(&s, fmt, ap) < 0) oom(NULL);
+    return s;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
     va_list ap;
-    char *s;
     va_start(ap, fmt);
-    int r = vasprintf(&s, fmt, ap);
+    char *s = xvasprintf(fmt, ap);
     va_end(ap);
-    if (r < 0) oom(NULL);
     return s;
 }
 

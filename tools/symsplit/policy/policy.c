@@ -6,11 +6,11 @@
 #include <string.h>
 
 #define NAME_ITEM(id, name, ...) name,
-#define SHOWN_ITEM(id, name, shown) shown,
+#define ROW_ITEM(id, ...) { __VA_ARGS__ },
 const char *const vclass_name[] = { VERDICTS(NAME_ITEM) };
-static const int shown[] = { VERDICTS(SHOWN_ITEM) };
+const struct vclass_row vclass[V_NCLASS] = { VERDICTS(ROW_ITEM) };
 
-int vclass_shown(enum vclass v, int show_all) { return show_all || shown[v]; }
+int vclass_shown(enum vclass v, int show_all) { return show_all || vclass[v].shown; }
 
 static const char *mname(const struct image *im, int i) { return module_name(im->mods[i].m); }
 
@@ -211,8 +211,10 @@ void policy_grade(struct policy *p, const struct image *im, struct findings *fs)
 int exit_status(const int count[V_NCLASS], int crossed, int errors, int strict)
 {
     if (errors) return 2;
-    if (count[V_NOLOAD]) return 3;
-    if (count[V_SPLIT] || crossed) return 1;
-    if (strict && (count[V_LATENT] || count[V_COPY] || count[V_COLLISION])) return 1;
-    return 0;
+    int status = crossed ? 1 : 0;
+    for (int v = 0; v < V_NCLASS; v++) {
+        int set = strict ? vclass[v].strict : vclass[v].exit;
+        if (count[v] && set > status) status = set;
+    }
+    return status;
 }

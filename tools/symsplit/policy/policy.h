@@ -9,17 +9,24 @@
 struct allow *allow_load(const char *path, char **err);
 int allow_match(const struct allow *a, const char *sym, const char *const *mods, int nmods);
 
-/* Verdict classes: id, printed name, printed without --info. */
+/* Verdict classes, one line each: id, printed name, printed without --info;
+ * its count in the summary (the --json key, the table's words, the part it
+ * is in: 1 before the run's own counts, 2 after; harm: the count of rows
+ * that are harmful follows it); the exit status a row of it sets, without
+ * and with --strict (the highest wins; an error is 2 before all). */
 #define VERDICTS(X) \
-    X(V_NOLOAD, "NOLOAD", 1)   /* ld.so would refuse to load the image */ \
-    X(V_SPLIT, "SPLIT", 1)     /* a capture whose captured copy stays live */ \
-    X(V_LATENT, "LATENT", 1)   /* one promotion (RTLD_GLOBAL) away from a capture */ \
-    X(V_MAYBE, "MAYBE", 0)     /* a split by "possible" evidence only */ \
-    X(V_COPY, "COPY", 1)       /* one library present in 2+ copies, each bound by its own users */ \
-    X(V_COLLISION, "COLLISION", 1) /* two different entities (libraries, or definitions of one name) share names */ \
-    X(V_INFO, "INFO", 0)       /* the shape of a split, but nothing can diverge */
-#define VCLASS_ITEM(id, name, shown) id,
+    /* id          name         shown key           words            part harm exit strict */ \
+    X(V_NOLOAD,    "NOLOAD",    1,    "noload",     "cannot load",    2,  0,   3,   3) /* ld.so would refuse to load the image */ \
+    X(V_SPLIT,     "SPLIT",     1,    "splits",     "split(s)",       1,  0,   1,   1) /* a capture whose captured copy stays live */ \
+    X(V_LATENT,    "LATENT",    1,    "latent",     "latent",         2,  0,   0,   1) /* one promotion (RTLD_GLOBAL) away from a capture */ \
+    X(V_MAYBE,     "MAYBE",     0,    "maybe",      "maybe",          1,  0,   0,   0) /* a split by "possible" evidence only */ \
+    X(V_COPY,      "COPY",      1,    "copies",     "library copies", 2,  0,   0,   1) /* one library present in 2+ copies, each bound by its own users */ \
+    X(V_COLLISION, "COLLISION", 1,    "collisions", "collisions",     2,  1,   0,   1) /* two different entities (libraries, or definitions of one name) share names */ \
+    X(V_INFO,      "INFO",      0,    "info",       "info",           1,  0,   0,   0) /* the shape of a split, but nothing can diverge */
+#define VCLASS_ITEM(id, ...) id,
 enum vclass { VERDICTS(VCLASS_ITEM) V_NCLASS };
+struct vclass_row { const char *name; int shown; const char *key, *words; int part, harm, exit, strict; };
+extern const struct vclass_row vclass[V_NCLASS];
 extern const char *const vclass_name[];
 int vclass_shown(enum vclass v, int show_all);
 
@@ -37,8 +44,8 @@ struct policy;
 struct policy *policy_new(struct allow *allow);
 void policy_grade(struct policy *p, const struct image *im, struct findings *fs);
 int policy_suppressed(const struct policy *p);
-/* 2 error, 3 an image cannot load, 1 split or a COLLISION whose reference
- * crossed (crossed: how many such rows; with --strict: also LATENT, COPY,
- * COLLISION), 0. */
+/* 2 error; else the highest a counted class sets (VERDICTS' exit, or strict
+ * with --strict: 3 an image cannot load, 1 a split...), and 1 for a row whose
+ * reference crossed (crossed: how many such rows); 0. */
 int exit_status(const int count[V_NCLASS], int crossed, int errors, int strict);
 #endif

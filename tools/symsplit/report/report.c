@@ -27,9 +27,15 @@ int report_crossed(const struct report *r) { return r->crossed; }
 
 static const char *mname(const struct image *im, int i) { return image_label(im, i); }
 
-static void cat(char **s, const char *fmt, const char *a, const char *b, const char *c)
+/* cat(&s, FMT, ...): s with FMT's text appended (s malloc'd, replaced). */
+static void cat(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void cat(char **s, const char *fmt, ...)
 {
-    char *t = xasprintf(fmt, a, b, c), *u = xasprintf("%s%s", *s, t);
+    va_list ap;
+    va_start(ap, fmt);
+    char *t = xvasprintf(fmt, ap);
+    va_end(ap);
+    char *u = xasprintf("%s%s", *s, t);
     free(t);
     free(*s);
     *s = u;
@@ -69,10 +75,10 @@ static void shared_words(char **s, const struct image *im, const char *name, con
                                          (unsigned long long)f->ev_addr, x);
     cat(s, "; %s's copy of %s is bound by nobody, but its state stays in use: %s's reference to ", x, name, mname(im, f->ev_binder));
     cat(s, "%s resolves to %s's %s", f->ev_name, x, f->ev_name);
-    if (f->ev_seen >= 0) cat(s, " (%s)", f->ev_seen ? "observed" : "modelled", "", "");
+    if (f->ev_seen >= 0) cat(s, " (%s)", f->ev_seen ? "observed" : "modelled");
     cat(s, ", and %s's %s and its copy of %s", x, f->ev_name, name);
     cat(s, " share %s (per disassembly: one writes it, the other reads it): state written through %s's %s", cell, y, name);
-    cat(s, " is read through %s's %s, which nobody wrote%s", x, f->ev_name, "");
+    cat(s, " is read through %s's %s, which nobody wrote", x, f->ev_name);
     free(cell);
 }
 
@@ -83,39 +89,36 @@ static void alive_because(char **s, const struct image *im, const char *name, co
     const char *x = mname(im, f->x), *nm = f->ev_name ? f->ev_name : name;
     if (f->ev_how < 0) {   /* a collision: the capture is the finding */
         const struct def *dx = &X->defs[f->xdef], *dy = &im->mods[f->target].m->defs[f->def];
-        char *sz = xasprintf("%llu", (unsigned long long)dx->size), *sy = xasprintf("%llu", (unsigned long long)dy->size);
-        cat(s, "; the two are different entities (%s: %s bytes, ", x, sz, "");
-        cat(s, "%s: %s bytes%s)", mname(im, f->target), sy, dx->size == dy->size ? ", different contents" : "");
+        cat(s, "; the two are different entities (%s: %llu bytes, %s: %llu bytes%s)", x, (unsigned long long)dx->size,
+            mname(im, f->target), (unsigned long long)dy->size, dx->size == dy->size ? ", different contents" : "");
         if (dx->kind == K_DATA || dy->kind == K_DATA)
-            cat(s, ": %s's code works on %s's, built for another definition%s", x, mname(im, f->target), "");
+            cat(s, ": %s's code works on %s's, built for another definition", x, mname(im, f->target));
         else
-            cat(s, ": %s's calls run %s's code, not the function it was built with%s", x, mname(im, f->target), "");
-        free(sz);
-        free(sy);
+            cat(s, ": %s's calls run %s's code, not the function it was built with", x, mname(im, f->target));
         return;
     }
     if (f->ev_addr) { shared_words(s, im, name, f); return; }
-    cat(s, "; while %s's copy stays in use: %s%s", x, "", "");
+    cat(s, "; while %s's copy stays in use: ", x);
     switch (f->ev_how) {
-    case H_SYMBOLIC: cat(s, "%s is linked -Bsymbolic (DF_SYMBOLIC), its references bind its own %s%s", x, nm, ""); break;
-    case H_PROTECTED: cat(s, "%s defines %s protected, its references bind it%s", x, nm, ""); break;
-    case H_HIDDEN: cat(s, "%s has its own hidden copy of %s (.symtab), bound at link time%s", x, nm, ""); break;
+    case H_SYMBOLIC: cat(s, "%s is linked -Bsymbolic (DF_SYMBOLIC), its references bind its own %s", x, nm); break;
+    case H_PROTECTED: cat(s, "%s defines %s protected, its references bind it", x, nm); break;
+    case H_HIDDEN: cat(s, "%s has its own hidden copy of %s (.symtab), bound at link time", x, nm); break;
     case H_DIRECT:
         cat(s, "%s is probably self-binding: its code calls its own %s directly, not through the PLT%s", x, nm,
             X->own_func_relocs ? "" : " (no JUMP_SLOT/GLOB_DAT to any own function = -Bsymbolic-functions signature)");
         break;
     case H_BSYMFUNC:
         cat(s, "%s may be self-binding (no JUMP_SLOT/GLOB_DAT to any own function = -Bsymbolic-functions signature), "
-               "but no direct call to %s was found%s", x, nm, "");
+               "but no direct call to %s was found", x, nm);
         break;
     case H_HANDLE:
-        if (f->ev_name) cat(s, "dlsym on a --dlopen handle finds %s's copy of %s first%s", x, nm, "");
+        if (f->ev_name) cat(s, "dlsym on a --dlopen handle finds %s's copy of %s first", x, nm);
         else cat(s, "dlsym on the --dlopen handle of %s finds %s's copy of %s first", mname(im, f->ev_binder), x, nm);
         break;
-    case H_EXE_OWN: cat(s, "%s's own code uses it%s%s", x, "", ""); break;
-    default: cat(s, "%s's reference resolves to %s's copy%s", mname(im, f->ev_binder), x, ""); break;
+    case H_EXE_OWN: cat(s, "%s's own code uses it", x); break;
+    default: cat(s, "%s's reference resolves to %s's copy", mname(im, f->ev_binder), x); break;
     }
-    if (f->ev_name) cat(s, ", a name %s defines too: %s's copy of that code is running%s", mname(im, f->target), x, "");
+    if (f->ev_name) cat(s, ", a name %s defines too: %s's copy of that code is running", mname(im, f->target), x);
 }
 
 /* --pid: the slot that shows the capture, or why the model answers it. */
@@ -125,8 +128,8 @@ static void slot_words(char **s, const struct image *im, const char *name, const
         cat(s, " [observed: %s's GOT slot for %s holds %s's copy]", mname(im, f->binder), name, mname(im, f->target));
         return;
     }
-    if (f->lazy) cat(s, " [modelled: %s's slot for %s is not bound yet (lazy); ld.so binds it at the first call]", mname(im, f->binder), name, "");
-    else cat(s, " [modelled: no slot in the process shows it]%s%s%s", "", "", "");
+    if (f->lazy) cat(s, " [modelled: %s's slot for %s is not bound yet (lazy); ld.so binds it at the first call]", mname(im, f->binder), name);
+    else cat(s, " [modelled: no slot in the process shows it]");
 }
 
 char *json_str(const char *s)
@@ -209,19 +212,17 @@ static void print_capture(struct report *r, const struct image *im, const struct
     alive_because(&why, im, name, f);
     if (f->collision && it->cls == V_COLLISION && it->override)
         cat(&why, " -> a collision: one name, two entities, and a reference crossed into %s, which needs %s: "
-            "an override by design, as an interposer's (not counted harmful)%s", mname(im, f->target), mname(im, f->x), "");
+            "an override by design, as an interposer's (not counted harmful)", mname(im, f->target), mname(im, f->x));
     else if (f->collision && it->cls == V_COLLISION)
-        cat(&why, " -> a collision: one name, two entities, and a reference crossed (harmful: a crash is likely)%s%s%s",
-            "", "", "");
-    else if (f->collision) cat(&why, " -> a collision: one name, two entities%s%s%s", "", "", "");
-    else if (it->harmless) cat(&why, " -> stateless code partition: %s; no state is shared, so nothing diverges%s%s", it->harmless, "", "");
-    else cat(&why, " -> two live copies diverge%s%s%s",
-             mx->defs[f->xdef].kind == K_DATA || my->defs[f->def].kind == K_DATA ? "" : " (function with private state behind it)",
-             "", "");
-    cat(&why, " [confidence: %s]%s%s", conf_name[f->conf], "", "");
+        cat(&why, " -> a collision: one name, two entities, and a reference crossed (harmful: a crash is likely)");
+    else if (f->collision) cat(&why, " -> a collision: one name, two entities");
+    else if (it->harmless) cat(&why, " -> stateless code partition: %s; no state is shared, so nothing diverges", it->harmless);
+    else cat(&why, " -> two live copies diverge%s",
+             mx->defs[f->xdef].kind == K_DATA || my->defs[f->def].kind == K_DATA ? "" : " (function with private state behind it)");
+    cat(&why, " [confidence: %s]", conf_name[f->conf]);
     /* a process was observed: say which rows it proves */
     if (im->obs && im->obs->live) slot_words(&why, im, name, f);
-    else if (im->obs) cat(&why, " [%s]%s%s", f->observed ? "observed: the loader made this binding" : "modelled: not in the loader's record", "", "");
+    else if (im->obs) cat(&why, " [%s]", f->observed ? "observed: the loader made this binding" : "modelled: not in the loader's record");
     char *jb = json_str(mname(im, f->binder)), *jy = json_str(my->path), *jx = json_str(mx->path);
     char *jp = fs->promoted ? json_str(fs->promoted) : NULL;   /* a LATENT row: the module whose promotion */
     char *extra = xasprintf(",\"binder\":%s,\"binds\":%s,\"binding\":\"%s\",\"live_copy\":%s,\"evidence\":\"%s\"%s%s%s",
@@ -245,45 +246,41 @@ static void print_collision(struct report *r, const struct image *im, const stru
     const struct collision *c = &it->c;
     const char *mods[2] = { mname(im, c->a), mname(im, c->b) };
     char *why = opening(im, fs);
-    char *n = xasprintf("%d", c->shared), *k = xasprintf("%d", c->crossed);
     cat(&why, "%s and %s are different libraries (%s) that export ", mods[0], mods[1],
         c->different == D_MAJOR ? "two versions of one name" : "other names, a part of the interface in common");
-    cat(&why, "%s name(s) in common (%s%s", n, c->example, c->shared > 1 ? ", ..." : "");
+    cat(&why, "%d name(s) in common (%s%s", c->shared, c->example, c->shared > 1 ? ", ..." : "");
     cat(&why, "); %s%s%s", c->first < 0 ? "neither is in the global scope" : "the global scope finds ",
         c->first < 0 ? "" : mname(im, c->first), c->first < 0 ? "" : " first");
-    if (!c->name) cat(&why, "; no reference crossed%s%s%s", "", "", "");
+    if (!c->name) cat(&why, "; no reference crossed");
     else {
-        cat(&why, "; %s reference(s) crossed, the strongest: %s", k, "", "");
+        cat(&why, "; %d reference(s) crossed, the strongest: ", c->crossed);
         captured(&why, im, c->name, &c->f);
         if (c->live >= 0) alive_because(&why, im, c->name, &c->f);
-        else cat(&why, "; but %s's own copy is not in use (interposition)%s%s", mname(im, c->f.x), "", "");
+        else cat(&why, "; but %s's own copy is not in use (interposition)", mname(im, c->f.x));
     }
     if (it->died)   /* the words of the process's end follow (row) */
-        cat(&why, " -> a collision%s%s%s", "", "", "");
+        cat(&why, " -> a collision");
     else if (it->scoped && it->cls == V_LATENT)
         cat(&why, " -> two versions of one library: promoted, %s's unversioned names would be in the global scope, where "
                   "a lookup by name (a rival's probe, dlsym(RTLD_DEFAULT), a module loaded later) finds them first "
-                  "(harmful by scope alone)%s%s", mname(im, c->first), "", "");
+                  "(harmful by scope alone)", mname(im, c->first));
     else if (it->scoped) {
-        char *b = xasprintf("%d", c->bare);
-        cat(&why, " -> a collision: two versions of one library, and the global scope holds %s: a lookup by any of the %s "
+        cat(&why, " -> a collision: two versions of one library, and the global scope holds %s: a lookup by any of the %d "
                   "unversioned names in common there (dlsym(RTLD_DEFAULT), a lazy slot, a module loaded later) finds ",
-            mname(im, c->first), b, "");
+            mname(im, c->first), c->bare);
         cat(&why, "%s's, whichever the asker was built for; libraries probe for a rival this way and abort "
-                  "(harmful: scope alone, no reference needs to cross)%s%s", mname(im, c->first), "", "");
-        free(b);
+                  "(harmful: scope alone, no reference needs to cross)", mname(im, c->first));
     } else if (it->cls == V_COLLISION && it->crossed)
         cat(&why, " -> a collision, and a reference crossed: code built for one library runs on the other's "
-                  "structures (harmful: a crash is likely)%s%s%s", "", "", "");
+                  "structures (harmful: a crash is likely)");
     else if (it->cls == V_COLLISION && c->name && c->designed)
         cat(&why, " -> a collision, an override by design: %s, which needs %s, takes these functions' references "
-                  "from it (not harmful)%s", mname(im, c->f.target), mname(im, c->f.x), "");
+                  "from it (not harmful)", mname(im, c->f.target), mname(im, c->f.x));
     else if (it->cls == V_COLLISION)
         cat(&why, " -> a collision: a reference to any of these names binds whichever library the scope finds first, "
-                  "code built for the other%s%s%s", "", "", "");
+                  "code built for the other");
     else cat(&why, " -> different libraries: a reference would cross, code built for one library running on the other's "
-                   "[confidence: %s]%s%s", conf_name[c->live], "", "");
-    free(n); free(k);
+                   "[confidence: %s]", conf_name[c->live]);
     char *ja = json_str(mods[0]), *jpa = json_str(im->mods[c->a].m->path), *jb = json_str(mods[1]),
          *jpb = json_str(im->mods[c->b].m->path), *jf = c->first < 0 ? xstrdup("null") : json_str(mname(im, c->first));
     char *extra = xasprintf(",\"libraries\":[{\"module\":%s,\"path\":%s},{\"module\":%s,\"path\":%s}],\"shared\":%d,"
@@ -317,7 +314,7 @@ static void row_with_copies(struct report *r, const struct image *im, const stru
 }
 
 /* A partition of one name: n live copies, each bound by its own users. */
-static void print_partition(struct report *r, const struct image *im, const struct item *it)
+static void print_partition(struct report *r, const struct image *im, const struct findings *fs, const struct item *it)
 {
     const char *name = it->name;
     const int *mods = it->pm, *users = it->pu, n = it->n;
@@ -340,7 +337,7 @@ static void print_partition(struct report *r, const struct image *im, const stru
 }
 
 /* A library in 2+ copies (copies.c's fingerprints). */
-static void print_copies(struct report *r, const struct image *im, const struct item *it)
+static void print_copy(struct report *r, const struct image *im, const struct findings *fs, const struct item *it)
 {
     char *list = xstrdup(""), *jl = xstrdup("");   /* the words, and the same as JSON */
     for (int k = 0; k < it->n; k++) {
@@ -363,7 +360,7 @@ static void print_copies(struct report *r, const struct image *im, const struct 
 }
 
 /* What ld.so would refuse, in its words where it has them. */
-static void print_noload(struct report *r, const struct image *im, const struct item *it)
+static void print_noload(struct report *r, const struct image *im, const struct findings *fs, const struct item *it)
 {
     const struct noload *nl = &it->nl;
     const char *by = mname(im, nl->by), *n = nl->need;
@@ -372,22 +369,22 @@ static void print_noload(struct report *r, const struct image *im, const struct 
     switch (nl->cause) {
     case N_NO_FILE:
         cat(&why, "%s needs '%s', a path (a NEEDED name with a slash is opened as it stands, relative to "
-                  "the current directory), and there is no such file: the program cannot start%s", by, n, "");
+                  "the current directory), and there is no such file: the program cannot start", by, n);
         break;
     case N_RUNPATH:
         cat(&why, "%s needs %s, which no search rule of %s finds; ", by, n, by);
         cat(&why, "it is at %s, reached only through %s's RUNPATH, which serves %s's own NEEDED entries, ", nl->path,
             mname(im, nl->via), mname(im, nl->via));
-        cat(&why, "not its dependencies' (RUNPATH is not transitive): give %s its own RUNPATH%s%s", by, "", "");
+        cat(&why, "not its dependencies' (RUNPATH is not transitive): give %s its own RUNPATH", by);
         break;
     case N_DEV_NAME:
         cat(&why, "%s needs %s; only %s exists ", by, n, nl->path);
-        cat(&why, "(the development name, SONAME %s): the SONAME link %s is missing (ldconfig -n in its directory makes it)%s",
-            n, n, "");
+        cat(&why, "(the development name, SONAME %s): the SONAME link %s is missing (ldconfig -n in its directory makes it)",
+            n, n);
         break;
     case N_NOT_FOUND:
         cat(&why, "%s needs %s, which no search rule finds (RPATH, LD_LIBRARY_PATH, RUNPATH, "
-                  "ld.so.cache, default directories): the program cannot start%s", by, n, "");
+                  "ld.so.cache, default directories): the program cannot start", by, n);
         break;
     case N_RELATIVE:
         cat(&why, "%s needs '%s', a relative path: ld.so opens it relative to the current directory, so the "
@@ -396,10 +393,8 @@ static void print_noload(struct report *r, const struct image *im, const struct 
         break;
     case N_VERSION: {
         char *syms = xstrdup("");
-        for (int k = 0; k < nl->nnames; k++) cat(&syms, "%s%s%s", k ? ", " : "", nl->names[k], "");
-        char num[16];
-        snprintf(num, sizeof num, "%d", nl->more);
-        if (nl->more) cat(&syms, " and %s more%s%s", num, "", "");
+        for (int k = 0; k < nl->nnames; k++) cat(&syms, "%s%s", k ? ", " : "", nl->names[k]);
+        if (nl->more) cat(&syms, " and %d more", nl->more);
         cat(&why, "%s needs version %s of %s ", by, n, nl->file);
         cat(&why, "(%s), but %s found at %s ", nl->nnames ? syms : "no symbol of its own", nl->file, nl->path);
         cat(&why, "defines no %s (newest: %s): ld.so refuses to start it (\"version `%s' not found\")", n, nl->newest, n);
@@ -408,19 +403,25 @@ static void print_noload(struct report *r, const struct image *im, const struct 
     }
     case N_UNDEFINED:
         cat(&why, "%s needs %s%s", by, n, nl->ver ? "@" : "");
-        cat(&why, "%s%s, which no module of the image defines: ld.so stops at start (\"undefined symbol\")%s",
-            nl->ver ? nl->ver : "", more, "");
+        cat(&why, "%s%s, which no module of the image defines: ld.so stops at start (\"undefined symbol\")",
+            nl->ver ? nl->ver : "", more);
         break;
     case N_UNDEFINED_LAZY:
         cat(&why, "%s calls %s%s", by, n, nl->ver ? "@" : "");
         cat(&why, "%s%s, which no module of the image defines: the program starts and stops at the first call "
-                  "(lazy binding)%s", nl->ver ? nl->ver : "", more, "");
+                  "(lazy binding)", nl->ver ? nl->ver : "", more);
         break;
     }
     row(r, im, it, -1, why, "");
     free(more);
     free(why);
 }
+
+/* Each kind's printer, from the kinds' table (analyse.h). */
+#define PRINTER_ITEM(id, name, ...) [id] = print_##name,
+static void (*const printers[F_NKINDS])(struct report *, const struct image *, const struct findings *, const struct item *) = {
+    FKINDS(PRINTER_ITEM)
+};
 
 /* One pass over the findings as graded: the rows in the order found. */
 void report_print(struct report *r, const struct image *im, const struct findings *fs)
@@ -436,33 +437,47 @@ void report_print(struct report *r, const struct image *im, const struct finding
     for (int i = 0; i < fs->n; i++) {
         const struct item *it = &fs->v[i];
         if (it->keep != K_SHOW) continue;
-        switch (it->kind) {
-        case F_CAPTURE: print_capture(r, im, fs, it); break;
-        case F_PARTITION: print_partition(r, im, it); break;
-        case F_COLLISION: print_collision(r, im, fs, it); break;
-        case F_COPY: print_copies(r, im, it); break;
-        case F_NOLOAD: print_noload(r, im, it); break;
-        }
+        printers[it->kind](r, im, fs, it);
     }
 }
 
 void report_partial(struct report *r) { r->partial++; }
 
 
+/* The counts of one part of the summary (VERDICTS' part), as --json
+ * members or as the table's words; harm: the harmful rows after its class. */
+static void json_counts(FILE *o, const struct report *r, int part)
+{
+    for (int v = 0; v < V_NCLASS; v++) {
+        if (vclass[v].part != part) continue;
+        fprintf(o, ",\"%s\":%d", vclass[v].key, r->count[v]);
+        if (vclass[v].harm) fprintf(o, ",\"%s_harmful\":%d", vclass[v].key, r->crossed);
+    }
+}
+
+static void table_counts(const struct report *r, int part, const char *first)
+{
+    for (int v = 0, n = 0; v < V_NCLASS; v++) {
+        if (vclass[v].part != part) continue;
+        printf("%s%d %s", n++ ? ", " : first, r->count[v], vclass[v].words);
+        if (vclass[v].harm) printf(" (%d harmful)", r->crossed);
+    }
+}
+
 static void print_json(FILE *o, const struct report *r, int images, int errors, int suppressed)
 {
-    const int *c = r->count;
-    fprintf(o, "{\"images\":%d,\"splits\":%d,\"maybe\":%d,\"info\":%d,\"suppressed\":%d,\"partial\":%d,\"errors\":%d,"
-               "\"naive_duplicates\":%d,\"noload\":%d,\"latent\":%d,\"copies\":%d,\"collisions\":%d,\"collisions_harmful\":%d,\"findings\":[",
-            images, c[V_SPLIT], c[V_MAYBE], c[V_INFO], suppressed, r->partial, errors, r->naive, c[V_NOLOAD],
-            c[V_LATENT], c[V_COPY], c[V_COLLISION], r->crossed);
+    fprintf(o, "{\"images\":%d", images);
+    json_counts(o, r, 1);
+    fprintf(o, ",\"suppressed\":%d,\"partial\":%d,\"errors\":%d,\"naive_duplicates\":%d", suppressed, r->partial, errors,
+            r->naive);
+    json_counts(o, r, 2);
+    fprintf(o, ",\"findings\":[");
     for (int i = 0; i < r->nrows; i++) fprintf(o, "%s%s", i ? "," : "", r->rows[i]);
     fprintf(o, "]}\n");
 }
 
 void report_finish(struct report *r, int images, int errors, int suppressed)
 {
-    const int *c = r->count;
     if (r->json_out) {
         print_json(r->json_out, r, images, errors, suppressed);
         fclose(r->json_out);
@@ -472,9 +487,10 @@ void report_finish(struct report *r, int images, int errors, int suppressed)
         print_json(stdout, r, images, errors, suppressed);
         return;
     }
-    printf("# symsplit: %d image(s), %d split(s), %d maybe, %d info%s, %d suppressed by allowlist, %d partial, %d error(s); "
-           "%d cannot load, %d latent, %d library copies, %d collisions (%d harmful)\n",
-           images, c[V_SPLIT], c[V_MAYBE], c[V_INFO], r->show_all ? "" : " (rows with --info)", suppressed, r->partial, errors,
-           c[V_NOLOAD], c[V_LATENT], c[V_COPY], c[V_COLLISION], r->crossed);
-    printf("# naive: %d image(s) have a name defined by two modules of their closure (nm -D | sort | uniq -d)\n", r->naive);
+    printf("# symsplit: %d image(s)", images);
+    table_counts(r, 1, ", ");
+    printf("%s, %d suppressed by allowlist, %d partial, %d error(s)", r->show_all ? "" : " (rows with --info)", suppressed,
+           r->partial, errors);
+    table_counts(r, 2, "; ");
+    printf("\n# naive: %d image(s) have a name defined by two modules of their closure (nm -D | sort | uniq -d)\n", r->naive);
 }

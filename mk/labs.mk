@@ -1,0 +1,88 @@
+LABS :=
+# The goals that take ROW= and honour it (lab_entry adds each lab's two).
+ROW_GOALS := check fixed diagrams
+HELP_LINES :=
+TEST_PREREQS :=
+TEST_RUNS :=
+FIXED_ROWS :=
+EVIDENCE_TARGETS :=
+# what a lab downloads into the build directory, kept by make clean
+DOWNLOAD_CACHES :=
+
+# read_table LAB,TABLE: the table's rows as make variables LAB.rows and
+# LAB.<row>.<key> (scripts/rows2mk's awk program), read at parse time, so nothing is
+# written (make -n writes nothing); a table it cannot read stops make.
+# The tree's tables are read by one awk run before the labs' fragments (one
+# process at every make's start, not one a table); a table not among them
+# (a test's own), or every one when any of them cannot be read, is read on
+# its own, which names what is wrong in it.
+read_table = $(eval $1.table := $2)$(if $(filter $2$(us)%,$(rows_read)),$(foreach a,$(patsubst $2$(us)%,%,$(filter $2$(us)%,$(rows_read))),$(eval $1$(subst $(us), ,$a))),$(read_table_alone))
+read_table_alone = $(foreach a,$(shell awk -F'|' -v lab=$1 -v words=1 -f $(SCRIPTS)/rows2mk.awk $2),$(eval $(subst $(us), ,$a)))$(if $(filter 0,$(.SHELLSTATUS)),,$(error $2: the table cannot be read (see the line above)))
+# run_rows LAB,ROWS[,EVIDENCE[,PREFIX]]: a header line per row
+# ("== PREFIX<row>: what"), then the lab's $(LAB.run) for it (and
+# $(LAB.evidence) when asked), all derived into verdicts by the one shared
+# script. A runner's exit 77 means "cannot run here": the row says why. A
+# lab's own run (no PREFIX) fails when no row ran (verdict --must-run); make
+# check's run is judged row by row by scripts/check.
+run_rows = { $(foreach r,$2,printf '%s\n' $(call shq,== $4$r: $($1.$r.what)); \
+	$(call $1.run,$r) || { rc=$$?; [ $$rc = 77 ] && echo "[skipped: cannot run here]" || echo "[run failed: exit $$rc]"; };$(if $3, $(call $1.evidence,$r);)) } | $(SCRIPTS)/verdict$(if $4,, --must-run)
+# refuse KIND,GIVEN,KNOWN: stop make with one line for an unknown name,
+# while it reads the Makefiles, before any job starts.
+refuse = $(if $(filter-out $3,$2),$(error unknown $1 '$(firstword $(filter-out $3,$2))' (known: $3)))
+
+# lab_capture LAB: a lab run by run_rows is run once per build directory
+# (one per toolchain), every row with its evidence, into $(B)/runs/LAB.out,
+# when its evidence is asked for (EVIDENCE=1, make evidence[-LAB], make
+# test's test-runs, a toolchain column); make LAB (every row) then shows that
+# run, without the evidence lines unless EVIDENCE is set, and so do the tests
+# (test/helpers.bash) and the toolchain check's column of this build
+# directory. It is run again when a row's files, the lab's sources or a
+# shared script change. Without it, make LAB is a plain run, as is one row
+# (ROW=) and a run under a RUN= of the caller's (the capture ran under the
+# toolchain's own). (scripts/verdict prints a row's evidence lines after its verdict,
+# so the run without them is the run made without evidence.)
+define lab_capture
+$1.capture := $(B)/runs/$1.out
+$1.whole = $$(if $$(subst $$(strip $$($1.rows)),,$$(strip $$($1.selected)))$$(filter command line environment,$$(origin RUN)),,$$(if $$(EVIDENCE)$$(filter evidence evidence-$1,$$(MAKECMDGOALS))$$(wildcard $$($1.capture)),1))
+$(B)/runs/$1.out: $$(call $1.prereq,$$($1.rows)) $$(wildcard $(SCRIPTS)/* $$(dir $$($1.table))*)
+	@mkdir -p $$(@D)
+	$$(Q)$$(call run_rows,$1,$$($1.rows),1) > $$@.tmp && mv -f $$@.tmp $$@ || { rm -f $$@.tmp; exit 1; }
+TEST_RUNS += $(B)/runs/$1.out
+endef
+show_capture = $(if $2,cat $1,grep -v '^  | ' $1)
+
+# lab_entry LAB,ALIAS,PREREQ[,RUNNER]: the entry points of a lab whose
+# table was read by read_table: `make LAB [ROW=<id>] [EVIDENCE=1]` (ALIAS is
+# the lab's older name for ROW), `make evidence-LAB`, and its place in make
+# check, make bless, make test and the toolchain check. PREREQ is what a row
+# needs built, with % for the row id; RUNNER (default run_rows) runs rows.
+define lab_entry
+$1.selected = $$(or $$(ROW),$$($2),$$($1.rows))
+$1.prereq = $$(foreach r,$$1,$$(subst %,$$r,$3))
+$$(if $$(filter $1 evidence-$1,$$(MAKECMDGOALS)),$$(call refuse,row,$$($1.selected),$$($1.rows)))
+$(if $4,,$(call lab_capture,$1))
+$1: $$(call $1.prereq,$$($1.selected)) $$(if $$($1.whole),$$($1.capture))
+	$$(Q)$$(toolchain_report)
+	$$(Q)$$(if $$($1.whole),$$(call show_capture,$$($1.capture),$$(EVIDENCE)),$$(call $(or $4,run_rows),$1,$$($1.selected),$$(EVIDENCE)))
+# The same run with the facts under each row; EVIDENCE reaches $1's recipe.
+evidence-$1: EVIDENCE := 1
+evidence-$1: $1
+.PHONY: $1 evidence-$1
+LABS += $1
+ROW_GOALS += $1 evidence-$1
+$(if $(filter-out ROW,$2),ROW_ALIASES += $2:$1)
+EVIDENCE_TARGETS += evidence-$1
+TEST_PREREQS += $$(call $1.prereq,$$($1.rows))
+endef
+
+# The toolchain lines that head a run (none when the caller has them; as
+# read once for every make the tests start, when make test handed them down).
+toolchain_report = $(if $(TOOLCHAIN_READ),true,$(if $(value SPLIT_STATE_LAB_TC_LINES),printf '%s\n' "$$SPLIT_STATE_LAB_TC_LINES",$(SCRIPTS)/toolchain $(CC) $(LD)))
+toolchain-report:
+	$(Q)$(SCRIPTS)/toolchain $(CC) $(LD)
+.PHONY: toolchain-report
+
+rows_read := $(shell awk -F'|' -v batch=1 -f $(SCRIPTS)/rows2mk.awk $(wildcard */rows */addons */cases) 2>/dev/null)
+ifneq ($(.SHELLSTATUS),0)
+rows_read :=
+endif
