@@ -27,7 +27,7 @@ include mk/compile.mk mk/columns.mk mk/deps.mk mk/labs.mk
 # realworld/lab.mk comes last: its rules use the survey's install machinery
 # and symsplit's build, defined by the fragments before it.
 include matrix/lab.mk $(filter-out matrix/lab.mk realworld/lab.mk,$(sort $(wildcard */lab.mk))) $(wildcard tools/*/lab.mk) $(wildcard realworld/lab.mk)
-include mk/checks.mk mk/toolchains.mk mk/diagrams.mk mk/exercises.mk mk/test.mk mk/bench.mk mk/clean.mk mk/releases.mk mk/glibc-elf.mk
+include mk/checks.mk mk/toolchains.mk mk/diagrams.mk mk/exercises.mk mk/test.mk mk/bench.mk mk/clean.mk mk/releases.mk mk/glibc-elf.mk mk/no-mount-ns.mk
 include mk/toolchain-symsplit.mk mk/lab-bindings.mk
 
 help:

@@ -11,10 +11,11 @@ HELP_LINES += "  make check-upgrade SUITE=trixie [FULL=1]   what upgrading to th
 # root of that release (default: this machine's): the committed tree in
 # /root/src, make matrix then make test as root; then, after root's make
 # deps, the same two as an unprivileged user with the tree in its home;
-# then as root in a plain chroot, / no mount point (CHECK_FRESH_PASSES). In
+# then as root in a plain chroot, / no mount point; then as root under
+# make test-no-mount-ns, no mount namespace at all (CHECK_FRESH_PASSES). In
 # an overlay over a pristine root kept in UPGRADE_CACHE (scripts/check-fresh;
 # root only): what a new machine lacks, a green make test here cannot show.
 check-fresh:
 	$(Q)$(SCRIPTS)/check-fresh $(call shq,$(SUITE)) $(call shq,$(B))
 .PHONY: check-fresh
-HELP_LINES += "  make check-fresh [SUITE=bookworm]   the README's two commands on a fresh Debian root, as root in /root/src, as a user, and in a plain chroot (root)"
+HELP_LINES += "  make check-fresh [SUITE=bookworm]   the README's two commands on a fresh Debian root, as root in /root/src, as a user, in a plain chroot and with mount namespaces denied (root)"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs the selected rows in each selected tier that can run here, saying which
 # tier ran and why a tier was skipped. Status lines go to stderr: they are
-# not part of any row.
+# not part of any row. A skipped tier still prints each of its rows, each
+# "[skipped: <why>]".
 # usage: tiers.sh <rxe build dir> <tiers: all|emulated|kernel|vm> row...
 here=$(dirname "$0")
 b=$1 sel=$2
@@ -14,7 +15,11 @@ for t in $sel; do
 	sh "$here/$t.sh" "$b" "$@" 2>"$err"
 	rc=$?
 	if [ $rc = 77 ]; then
-		echo "tier: $t skipped: $(tail -n 1 "$err")" >&2
+		why=$(tail -n 1 "$err"); why=${why:-the $t tier cannot run here and gave no reason}
+		echo "tier: $t skipped: $why" >&2
+		# Each row is still there, skipped with the tier's reason: a row
+		# that cannot run is a line saying why, never a missing one.
+		RXE_SKIP=$why sh "$here/run-rows.sh" "$t" "$here/rows" "$b" "$@"
 	elif [ $rc != 0 ]; then
 		echo "tier: $t FAILED: $(tail -n 1 "$err")" >&2
 		status=1

@@ -27,15 +27,6 @@ other_user() {
 	SHARED=$(mktemp -d "${TMPDIR:-/tmp}/split-state-lab-guards.XXXXXX") && chmod 1777 "$SHARED"
 }
 as_other() { setpriv --reuid="$OTHER" --regid="$(id -g "$OTHER")" --clear-groups "$@"; }
-# in_ns FLAGS... -- CMD...: CMD in new namespaces (unshare FLAGS): as root
-# directly, as a user inside a user namespace of its own (mapped to root)
-in_ns() {
-	local flags=()
-	while [ "$1" != -- ]; do flags+=("$1"); shift; done; shift
-	[ "$(id -u)" = 0 ] || flags=(-U -r "${flags[@]}")
-	unshare "${flags[@]}" "$@"
-}
-need_ns() { local why; why=$(in_ns "$@" -- true 2>&1) || skip "no private namespace here (unshare $*): $why"; }
 
 @test "a marker in a directory above B does not make B the suite's: another's files there are refused, nothing written" {
 	s=$BATS_TEST_TMPDIR/shared
@@ -91,12 +82,12 @@ need_ns() { local why; why=$(in_ns "$@" -- true 2>&1) || skip "no private namesp
 }
 
 @test "make clean stops at a filesystem mounted inside B (tmpfs, bind mount): nothing removed there or anywhere" {
-	need_ns -m --propagation private
+	need_private_mounts
 	b=$BATS_TEST_TMPDIR/mb; other=$BATS_TEST_TMPDIR/elsewhere
 	run mk B="$b" "${NOOP[@]}"
 	assert_success
 	mkdir -p "$b/tmp" "$b/bound" "$other" && echo built > "$b/built" && echo theirs > "$other/file"
-	run in_ns -m --propagation private -- sh -c '
+	run unshare -m --propagation private sh -c '
 		mount -t tmpfs none "$1/tmp" && echo mounted > "$1/tmp/file" && mount --bind "$2" "$1/bound" || exit 9
 		env -u SPLIT_STATE_LAB_LOCK make -s -C "$3" --no-print-directory B="$1" clean; echo "clean: exit $?"
 		cat "$1/tmp/file" "$1/bound/file"' sh "$b" "$other" "$TOP"
@@ -129,20 +120,20 @@ need_ns() { local why; why=$(in_ns "$@" -- true 2>&1) || skip "no private namesp
 }
 
 @test "two makes in separate PID namespaces (each pid 1) do not both take the lock" {
-	need_ns -p -f --mount-proc
+	need_private_mounts    # --mount-proc makes a private mount namespace too
 	b=$BATS_TEST_TMPDIR/pb
-	in_ns -p -f --mount-proc -- env -u SPLIT_STATE_LAB_LOCK make -s -C "$TOP" --no-print-directory B="$b" \
+	unshare -p -f --mount-proc env -u SPLIT_STATE_LAB_LOCK make -s -C "$TOP" --no-print-directory B="$b" \
 		--eval 'guards-slow: ; @sleep 5' guards-slow > "$BATS_TEST_TMPDIR/first" 2>&1 3>&- &
 	first=$!
 	for i in $(seq 50); do grep -qs '^pid' "$b/.lock" && break; sleep 0.1; done
 	assert_equal "$(cut -d, -f1 "$b/.lock")" "pid 1"
-	run in_ns -p -f --mount-proc -- env -u SPLIT_STATE_LAB_LOCK make -s -C "$TOP" --no-print-directory B="$b" "${NOOP[@]}"
+	run unshare -p -f --mount-proc env -u SPLIT_STATE_LAB_LOCK make -s -C "$TOP" --no-print-directory B="$b" "${NOOP[@]}"
 	assert_equal "$status" 2
 	assert_equal "${#lines[@]}" 1
 	assert_output --regexp "is in use by another run \(pid 1, make guards-slow, since [0-9:]+\)"
 	wait "$first" || fail "the first run failed: $(cat "$BATS_TEST_TMPDIR/first")"
 	# and once it has ended, the build directory is free again
-	run in_ns -p -f --mount-proc -- env -u SPLIT_STATE_LAB_LOCK make -s -C "$TOP" --no-print-directory B="$b" "${NOOP[@]}"
+	run unshare -p -f --mount-proc env -u SPLIT_STATE_LAB_LOCK make -s -C "$TOP" --no-print-directory B="$b" "${NOOP[@]}"
 	assert_success
 }
 

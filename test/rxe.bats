@@ -158,6 +158,7 @@ meets_table() {
 
 @test "emulated tier: in a chroot whose / is not a mount point it skips with the reason" {
 	[ "$(id -u)" = 0 ] || skip "needs root to chroot"
+	need_private_mounts                      # to bind the host's programs into the root
 	d="$BATS_TEST_TMPDIR/root"
 	mkdir -p "$d/usr" "$d/top" "$d/build" "$d/dev" "$d/tmp"
 	: > "$d/dev/null"
@@ -198,6 +199,23 @@ meets_table() {
 	assert_success
 	assert_line --regexp "^rxe:$r +$(expect_verdict rxe "$r") +- *\$"
 	assert_line --regexp "^skipped: gcc:bfd rxe:$r -- emulated tier needs "
+}
+
+@test "emulated tier cannot run: make rxe RXE_TIER=emulated still prints every row, skipped with the reason, and exits 0" {
+	unshare_fails "$BATS_TEST_TMPDIR/bin"
+	# what make rxe RXE_TIER=emulated runs (rxe-variant/tiers.mk), its kept
+	# run aside: the tiers, then the verdicts of a lab's own run
+	PATH="$BATS_TEST_TMPDIR/bin:$PATH" sh "$TOP/rxe-variant/tiers.sh" "$BUILD/rxe-variant" emulated $(table_rows rxe) \
+		> "$BATS_TEST_TMPDIR/raw" 2> "$BATS_TEST_TMPDIR/err" || fail "tiers.sh failed: $(tail -n 1 "$BATS_TEST_TMPDIR/err")"
+	run grep '^tier: emulated skipped: emulated tier needs ' "$BATS_TEST_TMPDIR/err"
+	assert_success
+	run "$TOP/scripts/verdict" --must-run < "$BATS_TEST_TMPDIR/raw"
+	assert_success
+	for r in $(table_rows rxe); do
+		assert_line --regexp "^== $r: \[emulated tier\] "
+	done
+	assert_equal "$(grep -c '^verdict: skipped (emulated tier needs ' <<< "$output")" "$(table_rows rxe | wc -w)"
+	refute_line --partial '[run failed]'
 }
 
 @test "vm: golden: normalised guest rows equal expected/rxe-vm.txt" {

@@ -214,8 +214,7 @@ rows_of() { sed -E 's/ \[observed: [^]]*\]$/ [observed]/' <<<"$1"; }
 
 @test "symsplit --pid: a process in a private mount namespace is read through its root, not the host's file at the same path" {
     bats_require_minimum_version 1.5.0
-    [ "$(id -u)" -eq 0 ] || skip "a private mount namespace with a bind mount needs root"
-    unshare -m --propagation private true 2> /dev/null || skip "no private mount namespace here: $(unshare -m --propagation private true 2>&1)"
+    need_private_mounts                                       # root, and / a mount point
     d=$FX/split-protected
     # in its namespace, libreg.so is the interposable registry (no split); on the host, the protected one (split)
     live_start unshare -m --propagation private sh -c 'mount --bind "$0" "$1" && exec "$2"' "$FX/ok-interpose/libreg.so" "$d/libreg.so" "$d/app"
