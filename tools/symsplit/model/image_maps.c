@@ -8,10 +8,17 @@
 #include "base/symsplit.h"
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* A module seen loaded: RTLD_LOCAL (assumed: a maps file holds no dlopen
  * flags), unless --dlopen names it (by path, or by file name or SONAME)
  * with its flags. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat x, y;
+    return !stat(a, &x) && !stat(b, &y) && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
 static int given(const char *path, const char *name, const struct dlopen_req *user, int nuser)
 {
     const char *pb = strrchr(path, '/');
@@ -19,7 +26,11 @@ static int given(const char *path, const char *name, const struct dlopen_req *us
     for (int u = 0; u < nuser; u++) {
         const char *b = strrchr(user[u].path, '/');
         b = b ? b + 1 : user[u].path;
-        if (!strcmp(user[u].path, path) || !strcmp(b, name) || !strcmp(b, pb ? pb + 1 : path)) found = u;
+        /* a --dlopen given as a path names that file (another file of its
+         * SONAME is another module: same-soname); a bare name, any file
+         * of that name or SONAME */
+        if (strchr(user[u].path, '/') ? !strcmp(user[u].path, path) || same_file(user[u].path, path)
+                                      : !strcmp(b, name) || !strcmp(b, pb ? pb + 1 : path)) found = u;
     }
     return found;
 }
