@@ -126,3 +126,17 @@ tv_addresses() { timeout -k 2 10 "$1/app" | sed -n 's/^tv@\(0x[0-9a-f]*\) .*/\1/
     assert_success
     assert_line --regexp "^INFO .* reg_api .*reaches no private state \\(per disassembly of the IFUNC's implementation the process's slot holds, and its callees\\)"
 }
+
+@test "STB_GNU_UNIQUE: two RTLD_LOCAL copies of a unique object are one object, as the run shows: the second's reference binds the first's, no COPY row" {
+    local d=$FX/unique-local
+    run timeout -k 2 10 "$d/app" "$d/libu1.so" "$d/libu2.so"
+    assert_success   # the truth: one address, from each module and from dlsym
+    [ "$(grep -c '^uvar@' <<<"$output")" -eq 3 ]
+    run bash -c 'LD_DEBUG=bindings timeout -k 2 10 "$1/app" "$1/libu1.so" "$1/libu2.so" 2>&1 >/dev/null | "$2/scripts/ld-debug" --names --bindings "uvar'"'"'"' _ "$d" "$TOP"
+    assert_line --regexp "^binding file .*libu2.so \[0\] to .*libu1.so \[0\]: normal symbol \`uvar'"
+    run ss --bindings --dlopen "$d/libu1.so" --dlopen "$d/libu2.so" "$d/app"
+    assert_line --regexp "^binding	[^	]*/libu2.so	[^	]*/libu1.so	uvar	"
+    run ss --info --dlopen "$d/libu1.so" --dlopen "$d/libu2.so" "$d/app"
+    assert_success
+    refute_line --regexp '^(COPY|SPLIT|MAYBE) .* uvar '
+}

@@ -52,10 +52,40 @@ static int in_searchlist(const struct image *im, const struct searchlist *sl, co
     return -1;
 }
 
+/* STB_GNU_UNIQUE: ld.so keeps one definition per namespace, the first a
+ * lookup found (its table of unique names, glibc elf/dl-lookup.c): a later
+ * module's lookup that finds its own definition gets that one, whatever
+ * scope it searched. Modelled across loads only: the earliest module
+ * loaded by an earlier step (start-up, an earlier dlopen) than FROM and T,
+ * in FROM's namespace, that defines the name unique and whose own
+ * relocation names it (its lookup registered it). Within one step the
+ * relocation order decides (dependencies first, and the unique table
+ * ignores versions: check-bindings' apt case): left to scope and version.
+ * Measured: two RTLD_LOCAL dlopens each defining uvar unique, each
+ * referencing its own: the second's reference, and a dlsym on its handle,
+ * bind the first's (fixture unique-local). */
+static int unique_first(const struct image *im, int from, int t, const char *name, uint32_t hash,
+                        const char *ver, int ver_hidden, int *defidx)
+{
+    for (int j = 0; j < t; j++) {   /* mods are in load order */
+        const struct lmod *l = &im->mods[j];
+        if (l->ns_scope != im->mods[from].ns_scope || l->step >= im->mods[from].step || l->step >= im->mods[t].step) continue;
+        int d = match(l->m, name, hash, ver, ver_hidden, 0);
+        if (d < 0 || l->m->defs[d].bind != STB_GNU_UNIQUE) continue;
+        int asked = l->m->defs[d].self_reloc;   /* its own relocation names it */
+        for (int k = 0; k < l->m->nlooks && !asked; k++) asked = !strcmp(l->m->looks[k].name, name);
+        if (asked) { *defidx = d; return j; }
+    }
+    return t;
+}
+
 int lookup_in(const struct image *im, const struct searchlist *sl, const char *name, uint32_t hash,
               const char *ver, int *defidx)
 {
-    return in_searchlist(im, sl, name, hash, ver, 0, 1, INT_MAX, -1, defidx);
+    int t = in_searchlist(im, sl, name, hash, ver, 0, 1, INT_MAX, -1, defidx);
+    /* a dlsym: the unique table holds what every load so far registered */
+    if (t >= 0 && im->mods[t].m->defs[*defidx].bind == STB_GNU_UNIQUE) t = unique_first(im, t, t, name, hash, ver, 0, defidx);
+    return t;
 }
 
 /* Module `from` looks up a name: its scopes in order (the global scope, then
@@ -92,6 +122,7 @@ int lookup_skip(const struct image *im, int from, const char *name, uint32_t has
     int t = in_searchlist(im, first, name, hash, ver, ver_hidden, 0, first == &im->global ? until : INT_MAX, skip, defidx);
     if (t < 0 && second)
         t = in_searchlist(im, second, name, hash, ver, ver_hidden, 0, second == &im->global ? until : INT_MAX, skip, defidx);
+    if (t >= 0 && im->mods[t].m->defs[*defidx].bind == STB_GNU_UNIQUE) t = unique_first(im, from, t, name, hash, ver, ver_hidden, defidx);
     return t;
 }
 
