@@ -98,9 +98,9 @@ setup_file() {
 @test "check-toolchains: a verdict difference listed with its reason is accepted as known" {
 	cp -r "$BATS_FILE_TMPDIR/full-gcc+bfd" "$BATS_TEST_TMPDIR/gcc+lld"
 	sed -i 's/^matrix:B verdict=SPLIT/matrix:B verdict=no-split/' "$BATS_TEST_TMPDIR/gcc+lld/facts"
-	# the list's own lines (the rows gcc:bfd's facts differ in for a reason, symsplit's
-	# among them) and one made up for matrix:B
-	{ cat "$TOP/expected/toolchain-differences"; printf '%s\n' '*:lld | matrix:B | verdict=no-split | a made-up reason, for this test only'; } > "$BATS_TEST_TMPDIR/differences"
+	# one line made up for matrix:B, then the list's own (the rows gcc:bfd's facts differ
+	# in for a reason, symsplit's among them; its [upgrade] sections end what is read)
+	{ printf '%s\n' '*:lld | matrix:B | verdict=no-split | a made-up reason, for this test only'; cat "$TOP/expected/toolchain-differences"; } > "$BATS_TEST_TMPDIR/differences"
 	TOOLCHAIN_DIFFERENCES="$BATS_TEST_TMPDIR/differences" run "$TOP/scripts/toolchain-table" "$BUILD/toolchains/expect.tsv" "$BATS_TEST_TMPDIR" gcc:lld
 	# as a user, the copied run lacks the rows that need root: those cells
 	# are unexpected there (the first test names them), matrix:B is not
