@@ -19,7 +19,9 @@ load_bats_library() {
 load_bats_library bats-support
 load_bats_library bats-assert
 
-TOP=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+# bats gives the test file as an absolute, normalised path: its directory's
+# parent is the tree, with no process (this file is sourced for every test).
+TOP=${BATS_TEST_DIRNAME%/*}
 export TOP
 # The build directory make uses: B from the environment (make test exports
 # it, absolute), as make itself reads it; build/ otherwise.
