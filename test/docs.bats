@@ -502,40 +502,50 @@ citations() {
 	grep -oE '\[(measured|unmeasured): [^]]*\]' <<< "$1" | while IFS= read -r c; do
 		kind=${c%%:*}; kind=${kind#[}; body=${c#*: }; body=${body%]}
 		if [ "$kind" = unmeasured ]; then printf 'unmeasured\t%s\n' "$body"; continue; fi
-		tr ';' '\n' <<< "$body" | sed 's/^ *//; s/ *$//' | while IFS= read -r r; do printf 'measured\t%s\n' "$r"; done
+		# each ';'-separated part, blanks trimmed (by the shell: no process a citation)
+		while :; do
+			r=${body%%;*}; r=${r#"${r%%[! ]*}"}; r=${r%"${r##*[! ]}"}
+			printf 'measured\t%s\n' "$r"
+			[[ $body == *';'* ]] || break
+			body=${body#*;}
+		done
 	done
 }
-# ref_problem REF: nothing when REF names something that exists, else why not.
+# ref_problem REF PREFIX: nothing when REF names something that exists, else
+# PREFIX and why not. A file's test titles and a lab's rows are read once
+# per citation_gaps run (_titles, _rows), not once per citation or row.
 ref_problem() {
 	local r=$1 f t lab row rows
 	case $r in
 	'test/'*'.bats "'*'"')
 		f=${r%% *}; t=${r#* \"}; t=${t%\"}
-		[ -f "$TOP/$f" ] || { echo "no test file $f"; return; }
-		grep -E '^@test "' "$TOP/$f" | grep -qF -- "$t" || echo "no test in $f whose title contains \"$t\"" ;;
+		[ -f "$TOP/$f" ] || { echo "$2no test file $f"; return; }
+		[ -n "${_titles[$f]+set}" ] || _titles[$f]=$(grep -E '^@test "' "$TOP/$f")
+		[[ ${_titles[$f]} == *"$t"* ]] || echo "$2no test in $f whose title contains \"$t\"" ;;
 	'fixture '?*)
-		[ -e "$TOP/${r#fixture }" ] || echo "no file or directory ${r#fixture }" ;;
+		[ -e "$TOP/${r#fixture }" ] || echo "$2no file or directory ${r#fixture }" ;;
 	[a-z]*/[A-Za-z0-9]*)
 		lab=${r%%/*}; rows=${r#*/}
-		[ -n "${_labs:-}" ] || _labs=$'\n'$(make -s -C "$TOP" --no-print-directory labs)$'\n'
-		[[ $_labs == *$'\n'"$lab"$'\n'* ]] || { echo "no lab $lab"; return; }
+		[[ $_labs == *$'\n'"$lab"$'\n'* ]] || { echo "$2no lab $lab"; return; }
+		[ -n "${_rows[$lab]+set}" ] || _rows[$lab]=" $(table_rows "$lab") "
 		for row in ${rows//,/ }; do
-			[[ " $(table_rows "$lab") " == *" $row "* ]] || echo "no row $row in $lab's table"
+			[[ ${_rows[$lab]} == *" $row "* ]] || echo "$2no row $row in $lab's table"
 		done ;;
-	*) echo "not a citation form (docs/citations.md)" ;;
+	*) echo "$2not a citation form (docs/citations.md)" ;;
 	esac
 }
 # citation_gaps FILE: "<file> <entry>: <problem>" for each entry with no
 # citation and each citation naming nothing.
 citation_gaps() {
-	local name text kind ref p n _labs
+	local name text kind ref n _labs
+	local -A _titles=() _rows=()
 	_labs=$'\n'$(make -s -C "$TOP" --no-print-directory labs)$'\n'    # read once, not once per citation
 	while IFS=$'\t' read -r name text; do
 		n=0
 		while IFS=$'\t' read -r kind ref; do
 			n=$((n + 1))
 			[ "$kind" = measured ] || { [ -n "$ref" ] || echo "${1##*/} $name: [unmeasured: ] gives no reason"; continue; }
-			p=$(ref_problem "$ref"); [ -z "$p" ] || echo "${1##*/} $name: [measured: $ref]: $p"
+			ref_problem "$ref" "${1##*/} $name: [measured: $ref]: "
 		done < <(citations "$text")
 		[ "$n" -gt 0 ] || echo "${1##*/} $name: states what the loader or a linker does and cites nothing (docs/citations.md)"
 	done < <(claim_entries "$1")
