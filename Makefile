@@ -50,6 +50,7 @@ help:
 	@echo "  make diagrams [LAB=<lab>] [ROW=<id>]  each row's modules, copies and bindings as SVG in $(B)/diagrams/"
 	@echo "  make exercises [LAB=<lab>]  a prediction sheet and an answer key derived from the run, per lab, in $(B)/exercises/"
 	@echo "  make bench        CPU and wall seconds of make test's phases (build, runs, bats) and of check-toolchains per column, from clean"
+	@echo "  make count-processes  the processes make test starts, per phase and per bats file, from clean (root: a PID namespace)"
 	@echo "  make clean        remove what the suite built in $(B)/ but its download caches; make distclean those too"
 	@echo "  every lab: ROW=<id> one row, EVIDENCE=1 the facts under each row, make evidence-<lab>"
 	@echo "             (ROW= is taken by make <lab>, evidence-<lab>, check, fixed, diagrams; any other goal refuses it)"
