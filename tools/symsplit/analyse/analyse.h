@@ -149,9 +149,21 @@ int pairs_different(struct pairs *ps, int a, int b);
 int pairs_reimplemented(struct pairs *ps, int a, int b);   /* D_NAMES: another implementation of one interface */
 void pairs_note(struct pairs *ps, const char *name, const struct finding *f);
 int override_by_design(const struct image *im, const struct finding *f);
-void pairs_find(struct pairs *ps, struct findings *fs);   /* one F_COLLISION per pair of different libraries */
-/* split.c: captures, partitions and collisions of one image */
-void analyse_image(struct findings *fs, const struct image *im);
+void pairs_find(struct pairs *ps, struct findings *fs);
+int pairs_any_different(struct pairs *ps);   /* some pair counted is two different libraries */   /* one F_COLLISION per pair of different libraries */
+/* split.c: captures, partitions and collisions of one image.  An analysis
+ * keeps what does not change with the global scope (names, where their
+ * bindings come from, closures) from one pass to the next. */
+struct analysis;
+struct analysis *analysis_new(const struct image *im);
+void analysis_free(struct analysis *a);
+void analyse_image(struct findings *fs, struct analysis *a);     /* every name */
+/* latent passes: analyse_unpromoted before any promotion (no process:
+ * im->obs NULL), then analyse_latent with dlopen k promoted; whole: every
+ * name in every pass (the allowlist's counts need them) */
+void analyse_unpromoted(struct analysis *a);
+void analyse_latent(struct findings *fs, struct analysis *a, int k, int whole);
+void analysis_passes(const struct analysis *a, int *whole, int *part);   /* latent passes made whole, by names */
 /* died.c: after the other analyses (it reads their items): fs->died */
 void find_death(struct findings *fs, const struct image *im);
 /* loadable.c: NOLOAD items for what ld.so would refuse */

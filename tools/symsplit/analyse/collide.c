@@ -170,6 +170,13 @@ int pairs_different(struct pairs *ps, int a, int b)
     return c->different != 0;
 }
 
+int pairs_any_different(struct pairs *ps)
+{
+    for (int i = 0; i < ps->np; i++)
+        if (pairs_different(ps, ps->p[i].a, ps->p[i].b)) return 1;
+    return 0;
+}
+
 /* Are a and b two implementations of one interface (other names, other
  * code)?  A program linked against both takes each name from the first:
  * its references to the other's names are crossings all the same. */

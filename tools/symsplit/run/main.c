@@ -278,7 +278,8 @@ int main(int argc, char **argv)
             /* the findings, then the policy, then the rows: one pass each */
             struct findings fs = { 0 };
             check_loadable(&fs, &im);
-            analyse_image(&fs, &im);
+            struct analysis *an = analysis_new(&im);
+            analyse_image(&fs, an);
             /* library copies: asked for, or a process with plugins (the
              * system sweep, one executable at a time, does not pay for it),
              * or one that died (its end is tied to the libraries loaded) */
@@ -292,18 +293,26 @@ int main(int argc, char **argv)
              * a what-if the model answers alone (what ran bound otherwise) */
             im.obs = NULL;
             im.ran = NULL;   /* what-ifs: the end belongs to what ran */
+            if (im.nlocals && !allow) analyse_unpromoted(an);
             for (int k = 0; k < im.nlocals; k++) {
                 /* another namespace cannot join this one's global scope (dlmopen refuses RTLD_GLOBAL) */
                 if (image_in_global(&im, im.roots[k]) || im.mods[im.roots[k]].ns_scope) continue;
                 int mark = image_promote(&im, k);
                 fs.promoted = image_label(&im, im.roots[k]);
-                analyse_image(&fs, &im);
+                /* the allowlist counts what it suppresses in every pass: every name */
+                analyse_latent(&fs, an, k, allow != NULL);
                 policy_grade(pol, &im, &fs);
                 report_print(r, &im, &fs);
                 findings_clear(&fs);
                 fs.promoted = NULL;
                 image_demote(&im, mark);
             }
+            if (getenv("SYMSPLIT_DEBUG")) {
+                int whole, part;
+                analysis_passes(an, &whole, &part);
+                fprintf(stderr, "latent passes %s: %d by the promoted names, %d whole\n", exes[e], part, whole);
+            }
+            analysis_free(an);
         }
         image_free(&im);
         module_cache_trim();
