@@ -139,6 +139,9 @@ const char *elf_str(void *elf, size_t strndx, size_t off, int *bad);
 
 /* ---- version.c ---- */
 int parse_versions(struct module *m, void *elf, void *scn, int need);   /* 0, or -1 if corrupt */
+/* The version a symbol of m names by its versym index (a definition's node or
+ * a reference's need), NULL when none (unversioned, base, out of range) */
+const char *version_name(const struct module *m, unsigned ver);
 
 /* ---- symtab.c ---- */
 void module_symtab(struct module *m, void *elf, int *dcap);
