@@ -191,6 +191,9 @@ struct lmod {
     int ns_scope;            /* dlmopen (--pid, --trace): 1 + the local searchlist that is its
                               * namespace's global scope (its first object's); 0: the main namespace */
     int ns;                  /* its link-map namespace as the loader numbers it: 0 the main one */
+    int reloc;               /* 1 + its place in the order ld.so relocates the image (closure.c): a
+                              * lookup it makes comes after those of every module placed before it;
+                              * 0: not known (an image read from a process) */
     char *label;             /* labels.c: the path suffix that tells it apart, NULL when its name does */
 };
 struct searchlist { int *idx, *join; int n, cap; };   /* join: step it joined the global scope */
@@ -199,6 +202,7 @@ struct image {
     const char *exe_path;
     struct lmod *mods; int n, cap;
     struct searchlist global;
+    int *order, nreloc;               /* the relocation order: order[r - 1] the module with reloc r */
     struct searchlist *locals; int nlocals;
     int *roots;                       /* roots[k]: the --dlopen module whose searchlist is locals[k] */
     struct missing { const char *name; int req; } *missing; int nmissing;   /* NEEDED found by no search rule */
