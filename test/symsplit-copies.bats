@@ -30,7 +30,7 @@ BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-120}
     run ss --info --dlopen "$d/libuse2.so" --dlopen "$d/libuse1.so:global" "$d/app"
     assert_failure 1
     assert_line --regexp "^COLLISION +high +libfoo.so.2\\+libfoo.so.1 +.*different libraries.*the global scope finds libfoo.so.1 first; no reference crossed -> a collision: two versions of one library, and the global scope holds libfoo.so.1: a lookup by any of the 2 unversioned names"
-    assert_line --regexp "^LATENT +high +foo_size +.*if libuse2.so were opened RTLD_GLOBAL.*libuse1.so depends on libfoo.so.1 but its reference resolves to libfoo.so.2's copy"
+    assert_line --regexp "^LATENT +med +foo_size +.*if libuse2.so were opened RTLD_GLOBAL.*libuse1.so depends on libfoo.so.1 but its reference resolves to libfoo.so.2's copy"
     refute_line --regexp '^(COPY|INFO|SPLIT) '
     assert_line --partial '1 latent, 0 library copies, 1 collisions (1 harmful)'
 }
@@ -69,7 +69,7 @@ print(d["collisions"], " ".join(l["module"] for l in r["libraries"]), r["shared"
     assert_line --regexp '^COPY +med +ICU +.*ICU in 2 copies: libicui.so \(exported\), icucopy.so \(exported[^)]*\)'
     # parts are of one variant: a jemalloc that needs glibc's malloc is a second allocator
     run ss --copies --dlopen "$d/jemdup.so" "$d/app"
-    assert_line --regexp '^COPY +high +allocator +.*allocator in 2 copies: .*jemdup.so \(exported jemalloc\)'
+    assert_line --regexp '^COPY +med +allocator +.*allocator in 2 copies: .*jemdup.so \(exported jemalloc\)'
 }
 
 @test "symsplit: an embedded libjpeg is told by its own error message, not by a message of another module's that begins alike (php8.2's)" {

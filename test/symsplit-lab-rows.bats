@@ -67,16 +67,21 @@ column() {   # DIR FACT...
     assert_output --partial 'no symsplit there'
 }
 
-@test "lab-rows: another machine's row (aarch64) is outside with symsplit's own words, not a disagreement" {
+@test "lab-rows: another machine's row (aarch64) is read from the emulator's root (--sysroot): symsplit agrees with the derived verdict" {
     command -v aarch64-linux-gnu-gcc > /dev/null && command -v qemu-aarch64-static > /dev/null ||
         skip "no aarch64 cross compiler and emulator (make deps-cross)"
     b=$BATS_TEST_TMPDIR/b
-    make -s -C "$TOP" --no-print-directory matrix ROW=B CC=aarch64-linux-gnu-gcc LD=bfd B="$b" > "$BATS_TEST_TMPDIR/out" 2>&1
+    make -s -C "$TOP" --no-print-directory matrix ROW="A B" CC=aarch64-linux-gnu-gcc LD=bfd B="$b" > "$BATS_TEST_TMPDIR/out" 2>&1
     facts=$("$TOP/scripts/verdict" --facts < "$BATS_TEST_TMPDIR/out")
-    [[ $facts == "B verdict=SPLIT"* ]]
-    run lab_rows "$SYMSPLIT" "$b" matrix <<< "$facts"
+    [[ $facts == *"B verdict=SPLIT"* ]] && [[ $facts == *"A verdict=no-split"* ]]
+    root=$("$TOP/scripts/toolchain" --run aarch64-linux-gnu-gcc); root=${root##* -L }
+    run lab_rows --sysroot "$root" "$SYMSPLIT" "$b" matrix <<< "$facts"
     assert_success
-    assert_output --regexp "^B outside: symsplit reads this machine's objects only: wrong machine \(e_machine 183, expected [0-9]+\)$"
+    assert_line --regexp '^A agrees: exit 0'
+    assert_line --regexp '^B agrees: exit 1: SPLIT '
+    run lab_rows --sysroot "$BATS_TEST_TMPDIR/none" "$SYMSPLIT" "$b" matrix <<< "$facts"
+    assert_failure 2
+    assert_output "lab-rows: --sysroot '$BATS_TEST_TMPDIR/none': no such directory"
 }
 
 # matrix D2-copyreloc-symbolic-pie under clang: the executable's own copy of

@@ -113,7 +113,7 @@ noload() {
     run --separate-stderr timeout -k 2 60 env ASAN_OPTIONS=detect_leaks=0 "$SAN" --info --host node --dlopen "$c/colla.so" \
         --dlopen "$c/collb.so" --dlopen "$z/plugz1.so" --dlopen "$z/plugz2.so" "$FX/ok-stateless-fn/app"
     assert_success
-    assert_line --regexp '^LATENT +high +table'
+    assert_line --regexp '^LATENT +med +table'
     [[ $stderr != *Sanitizer* && $stderr != *"runtime error"* ]]
     # namesakes: a pair crossed, a collision and its latent promotion; a dlopen by a library
     n=$FX/namesakes

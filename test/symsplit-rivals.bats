@@ -27,12 +27,49 @@ rivals() {
     done
 }
 
-@test "symsplit: two majors, both RTLD_LOCAL: the process runs and symsplit exits 0, no high row but the LATENT one a promotion makes" {
+@test "symsplit: two majors, both RTLD_LOCAL: the process runs and symsplit exits 0, no high row: the LATENT one a promotion makes is med" {
     rivals librival.so.1 librival.so.2
     [ "$truth" -eq 0 ]
     assert_success
     refute_line --regexp '^(COLLISION|SPLIT) '
-    assert_line --regexp "^LATENT +high +librival.so.1\\+librival.so.2 +.*if librival.so.1 were opened RTLD_GLOBAL.*promoted, librival.so.1's unversioned names would be in the global scope"
+    assert_line --regexp "^LATENT +med +librival.so.1\\+librival.so.2 +.*if librival.so.1 were opened RTLD_GLOBAL.*promoted, librival.so.1's unversioned names would be in the global scope"
+    refute_line --regexp '^[A-Z]+ +high '
+}
+
+# registry ARG...: the registry fixture's run (two majors that both need
+# libgobject-2.0.so.0 and register one type name) and symsplit on the files
+registry() {
+    local d=$FX/registry a dl=()
+    [ -x "$d/app" ] || skip "no libgobject-2.0.so.0 (libglib2.0-0): the registry fixture is not built"
+    for a in "$@"; do dl+=(--dlopen "$d/$a"); done
+    run --separate-stderr timeout -k 2 10 "$d/app" "${@/#/$d/}"
+    truth=$status terr=$stderr
+    run ss "${dl[@]}" "$d/app"
+}
+
+@test "symsplit: two majors that register one type name in GObject's registry, both RTLD_LOCAL: the process fails and symsplit exits 1 (COLLISION high by registry), in either order" {
+    for order in "libtypereg.so.1 libtypereg.so.2" "libtypereg.so.2 libtypereg.so.1"; do
+        registry $order
+        [ "$truth" -eq 1 ] || { echo "$order: the fixture exited $truth, not 1"; false; }
+        [[ $terr == *"cannot register existing type 'TyperegThing'"* ]] || { echo "$terr"; false; }
+        assert_failure 1
+        assert_line --regexp "^COLLISION +high +libtypereg.so.[12]\\+libtypereg.so.[12] +.*neither is in the global scope.*both need libgobject-2.0.so.0, GObject's type registry.*typereg_thing_get_type"
+    done
+}
+
+@test "symsplit: one major of the registry fixture alone runs, and symsplit has no row" {
+    registry libtypereg.so.2
+    [ "$truth" -eq 0 ]
+    assert_success
+    refute_line --regexp '^(COLLISION|SPLIT|LATENT) '
+}
+
+@test "symsplit --trace: the registry fixture's failed run exits 1, its row harmful" {
+    d=$FX/registry
+    [ -x "$d/app" ] || skip "no libgobject-2.0.so.0 (libglib2.0-0): the registry fixture is not built"
+    run --separate-stderr timeout -k 2 60 "$SYMSPLIT" --trace -- "$d/app" "$d/libtypereg.so.1" "$d/libtypereg.so.2"
+    assert_failure 1
+    assert_line --regexp "^COLLISION +high +libtypereg.so.1\\+libtypereg.so.2 "
 }
 
 @test "symsplit --trace: a process that died with two majors loaded exits 1, the row naming how it ended and the library whose text its last line is" {

@@ -37,6 +37,10 @@ struct collision {
     const char *example;     /* one shared name */
     int different, decided;  /* 0 same library (or unknown), D_MAJOR, D_NAMES */
     int first, meet;         /* module the global scope finds first (-1 neither); the names meet in a scope */
+    int types;               /* of the shared names, GObject type registrations (*_get_type), */
+    const char *type_name;   /* the first of them */
+    int registry;            /* different, registering types: a module both need that keeps one registry
+                              * for the process (libgobject-2.0.so.0), whatever the scopes; -1 none */
     int same, differ;        /* of the shared functions and data objects with a size: one size in both, two sizes */
     int crossed;             /* references bound from one library to the other */
     int data_crossed;        /* of them, one to a data object */
@@ -124,6 +128,7 @@ struct item {
     int crossed;             /* a COLLISION whose reference crossed (harmful: exit 1) */
     int died;                /* harmful because the process died with this row's modules loaded (died.c) */
     int scoped;              /* a COLLISION of two majors harmful by scope alone (policy.c) */
+    int registry;            /* ... or by the one type registry both need, whatever the scopes */
     const char *sym;         /* the symbol column */
 };
 /* died.c: how a --trace process ended, when it died */
@@ -150,8 +155,21 @@ int pairs_reimplemented(struct pairs *ps, int a, int b);   /* D_NAMES: another i
 void pairs_note(struct pairs *ps, const char *name, const struct finding *f);
 int override_by_design(const struct image *im, const struct finding *f);
 void pairs_find(struct pairs *ps, struct findings *fs);   /* one F_COLLISION per pair of different libraries */
-/* split.c: captures, partitions and collisions of one image */
-void analyse_image(struct findings *fs, const struct image *im);
+int pairs_any_different(struct pairs *ps);   /* some pair counted is two different libraries */
+const char *registry_what(const struct module *m);       /* the process-wide registry m keeps, or NULL */
+/* split.c: captures, partitions and collisions of one image.  An analysis
+ * keeps what does not change with the global scope (names, where their
+ * bindings come from, closures) from one pass to the next. */
+struct analysis;
+struct analysis *analysis_new(const struct image *im);
+void analysis_free(struct analysis *a);
+void analyse_image(struct findings *fs, struct analysis *a);     /* every name */
+/* latent passes: analyse_unpromoted before any promotion (no process:
+ * im->obs NULL), then analyse_latent with dlopen k promoted; whole: every
+ * name in every pass (the allowlist's counts need them) */
+void analyse_unpromoted(struct analysis *a);
+void analyse_latent(struct findings *fs, struct analysis *a, int k, int whole);
+void analysis_passes(const struct analysis *a, int *whole, int *part);   /* latent passes made whole, by names */
 /* died.c: after the other analyses (it reads their items): fs->died */
 void find_death(struct findings *fs, const struct image *im);
 /* loadable.c: NOLOAD items for what ld.so would refuse */

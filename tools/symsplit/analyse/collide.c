@@ -62,7 +62,7 @@ static struct collision *pair(struct pairs *ps, int a, int b, int create)
     if (!slot) {
         if (!create) return NULL;
         GROW(ps->p, ps->np, ps->cap);
-        ps->p[ps->np] = (struct collision){ .a = a, .b = b, .first = -1 };
+        ps->p[ps->np] = (struct collision){ .a = a, .b = b, .first = -1, .registry = -1 };
         slot = ++ps->np;
         strmap_put(&ps->ix, key, (void *)slot);
     }
@@ -93,6 +93,12 @@ static const char *vname(const struct module *m, const struct def *d)
     return version_name(m, d->ver);
 }
 
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+    return n >= t && !strcmp(s + n - t, tail);
+}
+
 /* One name and its definers (module, def): count it for every pair. */
 void pairs_count(struct pairs *ps, const char *name, const int *dm, const int *dk, int nd)
 {
@@ -113,6 +119,7 @@ void pairs_count(struct pairs *ps, const char *name, const int *dm, const int *d
             struct collision *c = pair(ps, dm[i], dm[j], 1);
             if (!c->shared++) c->example = name;
             c->bare += !va && !vb;
+            if (ends_with(name, "_get_type") && !c->types++) c->type_name = name;   /* GObject's: registers the type under its name */
             /* the definitions themselves: one code has one size, another implementation another */
             if (da->size && db->size && da->kind == db->kind) { if (da->size == db->size) c->same++; else c->differ++; }
             /* a C++ runtime name is a bundled copy of the runtime, never another interface */
@@ -168,6 +175,13 @@ int pairs_different(struct pairs *ps, int a, int b)
     if (!c) return 0;
     if (!c->decided) { decide(ps, c); c->decided = 1; }
     return c->different != 0;
+}
+
+int pairs_any_different(struct pairs *ps)
+{
+    for (int i = 0; i < ps->np; i++)
+        if (pairs_different(ps, ps->p[i].a, ps->p[i].b)) return 1;
+    return 0;
 }
 
 /* Are a and b two implementations of one interface (other names, other
@@ -274,6 +288,56 @@ static void kept_references(const struct image *im, struct collision *c)
     free(shared.v);
 }
 
+/* Libraries that hold one registry for the whole process, whatever the
+ * scopes of the modules that fill it: two versions of a library built on one
+ * register the same type names there, and the second is refused (libsoup
+ * 2.4 and 3.0 both RTLD_LOCAL: "cannot register existing type
+ * 'SoupSession'"). */
+static const struct { const char *soname, *what; } REGISTRY[] = {
+    { "libgobject-2.0.so.0", "GObject's type registry" },
+};
+
+/* Does module from need module to, directly or through its dependencies? */
+static int needs_closure(const struct image *im, int from, int to)
+{
+    char *seen = xcalloc(im->n, 1);
+    int *todo = xcalloc(im->n, sizeof *todo), n = 0, found = 0;
+    todo[n++] = from;
+    seen[from] = 1;
+    while (n && !found) {
+        int i = todo[--n];
+        for (int k = 0; k < im->mods[i].ndeps; k++) {
+            int d = im->mods[i].deps[k];
+            if (d == to) found = 1;
+            if (d >= 0 && d < im->n && !seen[d]) { seen[d] = 1; todo[n++] = d; }
+        }
+    }
+    free(seen);
+    free(todo);
+    return found;
+}
+
+/* The registry module both libraries of a pair that register types of one
+ * name need, or -1: two majors (libsoup-2.4.so.1, libsoup-3.0.so.0), or
+ * two names of one library (libgtk-x11-2.0.so.0, libgtk-3.so.0). */
+static int shared_registry(const struct image *im, const struct collision *c)
+{
+    if (!c->different || !c->types) return -1;
+    for (int r = 0; r < im->n; r++) {
+        const char *so = im->mods[r].m->soname;
+        for (size_t k = 0; so && k < sizeof REGISTRY / sizeof REGISTRY[0]; k++)
+            if (!strcmp(so, REGISTRY[k].soname) && needs_closure(im, c->a, r) && needs_closure(im, c->b, r)) return r;
+    }
+    return -1;
+}
+
+const char *registry_what(const struct module *m)
+{
+    for (size_t k = 0; m->soname && k < sizeof REGISTRY / sizeof REGISTRY[0]; k++)
+        if (!strcmp(m->soname, REGISTRY[k].soname)) return REGISTRY[k].what;
+    return NULL;
+}
+
 /* One finding per pair of different libraries. */
 void pairs_find(struct pairs *ps, struct findings *fs)
 {
@@ -291,6 +355,7 @@ void pairs_find(struct pairs *ps, struct findings *fs)
         c->first = pa < 0 && pb < 0 ? -1 : pb < 0 || (pa >= 0 && pa < pb) ? c->a : c->b;
         /* two local scopes: the names do not meet (a promotion is the latent pass's) */
         c->meet = pa >= 0 || pb >= 0 || im->mods[c->a].scope == im->mods[c->b].scope;
+        c->registry = shared_registry(im, c);
         struct item *it = findings_add(fs, F_COLLISION, c->name);
         it->c = *c;
         it->own = xasprintf("%s+%s", module_name(im->mods[c->a].m), module_name(im->mods[c->b].m));

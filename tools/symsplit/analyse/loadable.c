@@ -44,7 +44,7 @@ static const char *dev_name_only(const struct image *im, int req, const char *na
     const struct module *r = im->mods[req].m;
     struct module *f = find_in_dirs(r->runpath ? r->runpath : r->rpath, r->origin, dev, &err);
     if (!f && !err) f = find_in_dirs(getenv("LD_LIBRARY_PATH"), im->mods[0].m->origin, dev, &err);
-    if (!f && !err) f = find_in_dirs(default_dirs, "/", dev, &err);
+    if (!f && !err) f = find_in_dirs(machine()->dirs, "/", dev, &err);
     free(err);
     free(dev);
     return f && f->soname && !strcmp(f->soname, name) ? f->path : NULL;

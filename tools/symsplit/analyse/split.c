@@ -19,33 +19,63 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Where a group's bindings come from, in the order a pass meets them: a
+ * module's reference (looked up), its own definition (its self-binding, and
+ * a lookup when it reaches it through a relocation), a handle's dlsym (one
+ * binding, the same in every pass: a local searchlist never changes).  seq:
+ * the source's place among all of them, which orders the groups. */
+enum { SRC_REF, SRC_DEF, SRC_HANDLE };
+struct source {
+    int seq, kind, mod, idx;
+    signed char self, how, conf;     /* SRC_DEF: self_binding()'s answer, asked once (self -1: not yet) */
+};
 struct group {
-    const char *name;
-    struct binding *b; int n, cap;
+    const char *name; uint32_t hash;
+    struct source *src; int nsrc, scap;
     int *dm, *dk; int nd, dcap;      /* the definers: module index (ascending), def index */
+    int lookups;                     /* sources that look the name up (a reference, a self-reference) */
+    int order;                       /* this pass: the seq of the source that made the group first */
+    int mark;                        /* the pass that selected it */
+    /* one pass's: */
+    struct binding *b; int n, cap;
     int *used;                       /* used[k]: the first binding of definer k at its best confidence, -1 none */
 };
 struct slot { const char *name; uint32_t hash; int ndef, last, group; };
 struct names { struct slot *s; size_t mask; };
 
 /* x's best self-binding of a name y defines (component()), memoised per
- * pair asked: a map, not an n-by-n table (a process of thousands of
- * modules asks about few pairs) */
+ * pair asked in one pass: a map, not an n-by-n table (a process of
+ * thousands of modules asks about few pairs in a pass, but about n pairs
+ * in each of n latent passes) */
 struct comp { signed char conf; char how; const char *name; };
+struct compmap { uint64_t *key; struct comp *val; size_t cap, n; };   /* key: (x, y) + 1, 0 empty */
 /* r's dependency closure: its module indices, ascending */
 struct closure { int *idx; int n; };
 
-struct ctx {
+/* What one pass keeps for the next: every fact here but the pass's own
+ * (bindings, component()'s answers, entered()'s) is the same whoever is in
+ * the global scope: names, where their bindings come from, closures. */
+struct analysis {
     const struct image *im;
+    struct names t;
+    int naive;
     struct group *g; int ng, gcap;
+    int nseq;
     struct closure *closure;         /* closure[r], made on first use (idx NULL: not yet) */
     int *seen, stamp;                /* closure_of's marks, one int per module */
-    struct strmap comp;              /* "x y" -> struct comp */
+    struct compmap comp;             /* this pass's component() answers */
     struct binding *handles; int nhandles, hcap;   /* what the host dlsyms, for component() */
-    struct pairs *pairs;             /* different libraries sharing names (collide.c) */
-    char *entered;                   /* entered()'s answers, one per module */
+    int *hhead, *hnext;              /* the handles bound to each module, in order (-1 ends) */
+    struct pairs *pairs;             /* different libraries sharing names (collide.c), this pass's */
+    char *entered;                   /* entered()'s answers, one per module (a pass with a process) */
+    int asked;                       /* capture() asked shared_state() (another name's bindings) */
+    /* latent passes: the unpromoted model, analysed once (based) */
+    int based, differ;               /* differ: two different libraries share names: every pass is whole */
+    char *global0;                   /* in the global scope unpromoted, one per module */
+    int *sens; int nsens, senscap;   /* the sensitive groups */
+    int pass;                        /* marks groups selected by this pass */
+    int whole, part;                 /* latent passes made whole (the fallback), by the promoted names */
 };
-
 static struct slot *find(struct names *t, const char *name, uint32_t hash, int insert)
 {
     for (size_t i = hash & t->mask;; i = (i + 1) & t->mask) {
@@ -59,19 +89,27 @@ static struct slot *find(struct names *t, const char *name, uint32_t hash, int i
     }
 }
 
-static struct group *group_of(struct ctx *c, struct slot *sl)
+static struct group *group_of(struct analysis *c, struct slot *sl)
 {
     if (!sl->group) {
         GROW(c->g, c->ng, c->gcap);
-        c->g[c->ng] = (struct group){ .name = sl->name };
+        c->g[c->ng] = (struct group){ .name = sl->name, .hash = sl->hash };
         sl->group = ++c->ng;
     }
     return &c->g[sl->group - 1];
 }
 
-static void bind(struct ctx *c, struct slot *sl, struct binding b)
+static void add_source(struct analysis *c, struct slot *sl, int kind, int mod, int idx)
 {
     struct group *gr = group_of(c, sl);
+    GROW(gr->src, gr->nsrc, gr->scap);
+    gr->src[gr->nsrc++] = (struct source){ c->nseq++, kind, mod, idx, -1, 0, 0 };
+}
+
+/* A binding of this pass; the first makes the group (its order) */
+static void bind(struct group *gr, int seq, struct binding b)
+{
+    if (gr->order < 0) gr->order = seq;
     GROW(gr->b, gr->n, gr->cap);
     gr->b[gr->n++] = b;
 }
@@ -93,10 +131,10 @@ static int same_interface(const struct module *a, const struct def *da, const st
  * definition under any lone version node (bind.c's match, as glibc's
  * check_match): whatever node the two copies sit under, it binds either, so
  * for it they are one interface (a vendored copy under another node). */
-static int unversioned_ref(const struct module *m, const char *name)
+static int unversioned_ref(const struct module *m, const char *name, uint32_t hash)
 {
     for (int k = 0; k < m->nrefs; k++)
-        if (!strcmp(m->refs[k].name, name))
+        if (m->refs[k].hash == hash && !strcmp(m->refs[k].name, name))
             return !m->has_versym || m->refs[k].ver < 2 || m->refs[k].ver >= m->nvers || !m->vers[m->refs[k].ver].name;
     return 0;
 }
@@ -105,7 +143,7 @@ static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(co
 
 /* Breadth-first over the resolved deps, then sorted: the members ascending,
  * so that capture() meets the definers in the group's own order. */
-static const struct closure *closure_of(struct ctx *c, int r)
+static const struct closure *closure_of(struct analysis *c, int r)
 {
     struct closure *cl = &c->closure[r];
     if (cl->idx) return cl;
@@ -133,23 +171,54 @@ static int in_closure(const struct closure *cl, int x)
     return bsearch(&x, cl->idx, cl->n, sizeof x, cmp_int) != NULL;
 }
 
+/* The entry of key, made empty (conf -2: not asked yet) when new */
+static struct comp *comp_at(struct compmap *m, uint64_t key)
+{
+    size_t i = (key * 0x9e3779b97f4a7c15u) >> 32 & (m->cap - 1);
+    while (m->key[i] && m->key[i] != key) i = (i + 1) & (m->cap - 1);
+    if (!m->key[i]) { m->key[i] = key; m->val[i] = (struct comp){ -2, 0, NULL }; m->n++; }
+    return &m->val[i];
+}
+
+/* The pass's answer for (x, y), or a new entry for it. */
+static struct comp *comp_slot(struct analysis *c, int x, int y)
+{
+    struct compmap *m = &c->comp, old = *m;
+    if (2 * (m->n + 1) > m->cap) {   /* keep load <= 1/2 */
+        m->cap = old.cap ? 2 * old.cap : 64;
+        m->key = xcalloc(m->cap, sizeof *m->key);
+        m->val = xcalloc(m->cap, sizeof *m->val);
+        m->n = 0;
+        for (size_t i = 0; i < old.cap; i++)
+            if (old.key[i]) *comp_at(m, old.key[i]) = old.val[i];
+        free(old.key);
+        free(old.val);
+    }
+    return comp_at(m, ((uint64_t)x << 32 | (uint32_t)y) + 1);   /* 0: an empty slot */
+}
+
+static void comp_clear(struct analysis *c)
+{
+    if (!c->comp.n) return;
+    memset(c->comp.key, 0, c->comp.cap * sizeof *c->comp.key);
+    c->comp.n = 0;
+}
+
 /* x binds its own copy of some other name that y defines too: x's copy of the
  * shared code is running.  Best evidence, memoised per module pair. */
-static int component(struct ctx *c, int x, int y, const char **name, int *how)
+static int component(struct analysis *c, int x, int y, const char **name, int *how)
 {
-    char key[32];
-    snprintf(key, sizeof key, "%d %d", x, y);
-    struct comp *m = strmap_get(&c->comp, key);
-    if (!m) {
+    struct comp *m = comp_slot(c, x, y);
+    if (m->conf == -2) {
         struct module *X = c->im->mods[x].m, *Y = c->im->mods[y].m;
         int best = -1, bhow = 0, conf, h;
         const char *bname = NULL;
         /* the host looks up X's copy of a name Y defines too (dlsym on a
          * handle): X's copy of the shared code runs (the NCCL case) */
-        for (int j = 0; j < c->nhandles; j++) {
+        for (int j = c->im->dlsyms ? c->hhead[x] : -1; j >= 0; j = c->hnext[j]) {   /* what the host looks up, when known */
             const struct binding *b = &c->handles[j];
             const struct def *d = &X->defs[b->def];
-            if (b->target != x || d->kind != K_FUNC || module_find_defs(Y, d->name, d->hash) < 0) continue;
+            if (d->kind != K_FUNC || module_find_defs(Y, d->name, d->hash) < 0) continue;
             /* ... when that code reaches X's own state: an entry point every
              * plugin defines (plugin_read) whose calls into the runtime go
              * through relocations runs X's code on whichever copy the loader
@@ -165,9 +234,7 @@ static int component(struct ctx *c, int x, int y, const char **name, int *how)
             if (!self_binding(X, k, &h, &conf) || h == H_BSYMFUNC) continue;
             if (best < 0 || conf < best) { best = conf; bhow = h; bname = d->name; }
         }
-        m = xcalloc(1, sizeof *m);
         *m = (struct comp){ best, bhow, bname };
-        strmap_put(&c->comp, key, m);
     }
     *name = m->name;
     *how = m->how;
@@ -179,7 +246,7 @@ static int component(struct ctx *c, int x, int y, const char **name, int *how)
  * registers a device from its constructor, nobody calls into it); any
  * other module's does only if some other module's reference was seen bound
  * to it.  Memoised per module: 1 yes, 2 no. */
-static int entered(struct ctx *c, int x)
+static int entered(struct analysis *c, int x)
 {
     const struct image *im = c->im;
     if (!c->entered[x]) {
@@ -205,7 +272,7 @@ static int entered(struct ctx *c, int x)
  * binding seen (a reference bound to x's copy, x's own included), or x's
  * code running (entered) for evidence the loader never records (x binding
  * its own copy directly, a handle's dlsym). */
-static int seen_in_use(struct ctx *c, const struct group *gr, int x, const struct finding *f)
+static int seen_in_use(struct analysis *c, const struct group *gr, int x, const struct finding *f)
 {
     const struct image *im = c->im;
     if (!im->obs || f->conf < 0) return 1;
@@ -242,7 +309,7 @@ static void index_used(struct group *gr)
 }
 
 /* Is definer k's definition (x's xd) still in use?  Best evidence first. */
-static int alive(struct ctx *c, const struct group *gr, int k, int y, int name_only, struct finding *f)
+static int alive(struct analysis *c, const struct group *gr, int k, int y, int name_only, struct finding *f)
 {
     int best = -1, x = gr->dm[k];
     if (gr->used[k] >= 0) {
@@ -314,7 +381,7 @@ static int direct_dep(const struct image *im, int r, int x)
 }
 
 /* The strongest capture of one name, or 0. */
-static int capture(struct ctx *c, struct group *gr, struct finding *out)
+static int capture(struct analysis *c, struct group *gr, struct finding *out)
 {
     const struct image *im = c->im;
     int found = 0;
@@ -331,11 +398,15 @@ static int capture(struct ctx *c, struct group *gr, struct finding *out)
         const struct module *Y = im->mods[b->target].m;
         const struct def *yd = &Y->defs[b->def];
         const struct closure *cl = closure_of(c, b->binder);
-        int anyver = b->how == H_LOOKUP && unversioned_ref(im->mods[b->binder].m, gr->name);
+        int anyver = -1;   /* asked only of two versioned copies (a scan of the binder's references) */
         for (int k = next_in_closure(gr, cl, -1); k < gr->nd; k = next_in_closure(gr, cl, k)) {
             int x = gr->dm[k], xd = gr->dk[k];
             const struct module *X = im->mods[x].m;
-            if (x == b->target || (!anyver && !same_interface(X, &X->defs[xd], Y, yd))) continue;
+            if (x == b->target) continue;
+            if (!same_interface(X, &X->defs[xd], Y, yd)) {
+                if (anyver < 0) anyver = b->how == H_LOOKUP && unversioned_ref(im->mods[b->binder].m, gr->name, gr->hash);
+                if (!anyver) continue;
+            }
             /* the module's own hidden copy captures only from a library it
              * was linked against itself (--exclude-libs with the .so on its
              * link line); one its dependencies bring is their own instance */
@@ -383,6 +454,7 @@ static int capture(struct ctx *c, struct group *gr, struct finding *out)
                     sx = x; sxd = xd; sy = b->target; syd = b->def;
                     sf = f;
                     sconf = shared_state(im, &sf);
+                    c->asked = 1;   /* an answer another name's bindings give: a promotion may change it */
                 }
                 if (sconf >= 0 && (!im->obs || sf.ev_seen == 1)) {   /* under --pid, --trace: the other name's binding seen */
                     f.conf = sconf;
@@ -404,7 +476,7 @@ static int capture(struct ctx *c, struct group *gr, struct finding *out)
  * COPY row of the name when one copy is in an RTLD_LOCAL dlopen's scope and
  * the state behind each copy is proven (two copies of code that reaches no
  * state of its own, constants and vague linkage diverge in nothing). */
-static void partition(struct ctx *c, const struct group *gr, struct findings *fs, int capture)
+static void partition(struct analysis *c, const struct group *gr, struct findings *fs, int capture)
 {
     const struct image *im = c->im;
     int mods[8], users[8], defs[8], n = 0, local = 0;
@@ -436,48 +508,46 @@ static void partition(struct ctx *c, const struct group *gr, struct findings *fs
     memcpy(it->pu, users, sizeof users);
 }
 
-void analyse_image(struct findings *fs, const struct image *im)
+/* Names that two modules of this image define (dups.c narrows each module
+ * to its names that anyone else in the run defines), and where each one's
+ * bindings come from. */
+struct analysis *analysis_new(const struct image *im)
 {
-    /* Pass 1: names that two modules of this image define (dups.c narrows
-     * each module to its names that anyone else in the run defines). */
+    struct analysis *c = xcalloc(1, sizeof *c);
+    c->im = im;
     size_t total = 0;
     for (int i = 0; i < im->n; i++) total += im->mods[i].m->ndups;
-    struct names t = { 0 };
+    struct names *t = &c->t;
     size_t cap = 64;
     while (cap < 2 * total) cap *= 2;
-    t.s = xcalloc(cap, sizeof *t.s);
-    t.mask = cap - 1;
+    t->s = xcalloc(cap, sizeof *t->s);
+    t->mask = cap - 1;
     for (int i = 0; i < im->n; i++) {
         const struct module *m = im->mods[i].m;
         for (int j = 0; j < m->ndups; j++) {
             int k = m->dups[j];
-            struct slot *sl = find(&t, m->defs[k].name, m->defs[k].hash, 1);
+            struct slot *sl = find(t, m->defs[k].name, m->defs[k].hash, 1);
             if (sl->last != i) { sl->ndef++; sl->last = i; }
         }
     }
-    int naive = 0;   /* what `nm -D | sort | uniq -d` over the closure would say */
-    for (size_t i = 0; i <= t.mask && !naive; i++) naive = t.s[i].ndef >= 2;
-    fs->naive = naive;
+    /* what `nm -D | sort | uniq -d` over the closure would say */
+    for (size_t i = 0; i <= t->mask && !c->naive; i++) c->naive = t->s[i].ndef >= 2;
 
-    /* Pass 2: every module's view of those names. */
-    struct ctx c = { .im = im };
     for (int i = 0; i < im->n; i++) {
         struct module *m = im->mods[i].m;
         for (int k = 0; k < m->nrefs; k++) {
-            const struct ref *rf = &m->refs[k];
-            struct slot *sl = find(&t, rf->name, rf->hash, 0);
+            struct slot *sl = find(t, m->refs[k].name, m->refs[k].hash, 0);
             if (!sl || sl->ndef < 2) continue;
-            const char *ver = version_name(m, rf->ver);
-            int hid = m->has_versym && rf->ver >= 2 ? m->vers[rf->ver].hidden : 0, d;
-            int tg = lookup(im, i, rf->name, rf->hash, ver, hid, rf->lazy, &d);
-            if (tg >= 0) bind(&c, sl, (struct binding){ i, tg, d, H_LOOKUP, C_CERTAIN });
+            add_source(c, sl, SRC_REF, i, k);
+            group_of(c, sl)->lookups++;
         }
         for (int j = 0; j < m->ndups; j++) {
             int k = m->dups[j];
-            const struct def *df = &m->defs[k];
-            struct slot *sl = find(&t, df->name, df->hash, 0);
-            if (sl->ndef < 2 || df->kind == K_OTHER) continue;
-            struct group *gr = group_of(&c, sl);
+            struct slot *sl = find(t, m->defs[k].name, m->defs[k].hash, 0);
+            if (sl->ndef < 2 || m->defs[k].kind == K_OTHER) continue;
+            add_source(c, sl, SRC_DEF, i, k);
+            struct group *gr = group_of(c, sl);
+            gr->lookups += m->defs[k].self_reloc;
             if (gr->nd >= gr->dcap) {
                 gr->dcap = gr->dcap ? 2 * gr->dcap : 4;
                 gr->dm = xrealloc(gr->dm, gr->dcap * sizeof *gr->dm);
@@ -485,19 +555,6 @@ void analyse_image(struct findings *fs, const struct image *im)
             }
             gr->dm[gr->nd] = i;
             gr->dk[gr->nd++] = k;
-            struct binding b = { i, i, k, H_EXE_OWN, C_CERTAIN };
-            if (i == 0 && !df->hidden_vis) {   /* the executable is first in every scope */
-                bind(&c, sl, b);
-                continue;
-            }
-            int self = self_binding(m, k, &b.how, &b.conf);
-            if (self) bind(&c, sl, b);
-            /* an interposable self-reference is an ordinary lookup; a library
-             * can have both kinds of call sites */
-            if (df->self_reloc && (!self || b.how == H_DIRECT)) {
-                int d, tg = lookup(im, i, df->name, df->hash, vname(m, df), 0, df->self_lazy, &d);
-                if (tg >= 0) bind(&c, sl, (struct binding){ i, tg, d, H_LOOKUP, C_CERTAIN });
-            }
         }
     }
     /* dlsym/dlvsym on a --dlopen handle searches that module and its
@@ -511,31 +568,134 @@ void analyse_image(struct findings *fs, const struct image *im)
             const struct module *m = im->mods[im->dlsyms ? hl->idx[q] : im->roots[k]].m;
             for (int j = 0; j < m->ndups; j++) {
                 const struct def *df = &m->defs[m->dups[j]];
-                struct slot *sl = find(&t, df->name, df->hash, 0);
+                struct slot *sl = find(t, df->name, df->hash, 0);
                 const char *ver = vname(m, df);
                 int d, tg;
                 if (sl->ndef < 2 || df->hidden_vis || df->kind == K_OTHER) continue;
                 if (im->dlsyms && !dlsym_wanted(im->dlsyms, df->name, &ver)) continue;
                 if ((tg = lookup_in(im, hl, df->name, df->hash, ver, &d)) < 0) continue;
                 struct binding b = { im->roots[k], tg, d, H_HANDLE, im->dlsyms ? C_LIKELY : C_POSSIBLE };
-                bind(&c, sl, b);
-                if (im->dlsyms) { GROW(c.handles, c.nhandles, c.hcap); c.handles[c.nhandles++] = b; }
+                GROW(c->handles, c->nhandles, c->hcap);
+                c->handles[c->nhandles++] = b;
+                add_source(c, sl, SRC_HANDLE, -1, c->nhandles - 1);
             }
         }
     }
-
     int n = im->n;
-    c.closure = xcalloc(n, sizeof *c.closure);
-    c.seen = xcalloc(n, sizeof *c.seen);
-    c.entered = xcalloc(n, 1);
-    c.pairs = pairs_new(im);
-    for (int k = 0; k < c.ng; k++)
-        if (c.g[k].nd >= 2) pairs_count(c.pairs, c.g[k].name, c.g[k].dm, c.g[k].dk, c.g[k].nd);
-    for (int k = 0; k < c.ng; k++) {
-        struct group *gr = &c.g[k];
+    c->hhead = xcalloc(n ? n : 1, sizeof *c->hhead);
+    c->hnext = xcalloc(c->nhandles ? c->nhandles : 1, sizeof *c->hnext);
+    for (int i = 0; i < n; i++) c->hhead[i] = -1;
+    for (int j = c->nhandles - 1; j >= 0; j--) {   /* backwards: each list in handle order */
+        c->hnext[j] = c->hhead[c->handles[j].target];
+        c->hhead[c->handles[j].target] = j;
+    }
+    c->closure = xcalloc(n, sizeof *c->closure);
+    c->seen = xcalloc(n, sizeof *c->seen);
+    c->entered = xcalloc(n, 1);
+    return c;
+}
+
+void analysis_free(struct analysis *c)
+{
+    if (!c) return;
+    for (int k = 0; k < c->ng; k++) {
+        free(c->g[k].src);
+        free(c->g[k].dm);
+        free(c->g[k].dk);
+    }
+    free(c->g);
+    for (int i = 0; i < c->im->n; i++) free(c->closure[i].idx);
+    free(c->closure);
+    free(c->seen);
+    free(c->entered);
+    free(c->comp.key);
+    free(c->comp.val);
+    free(c->handles);
+    free(c->hhead);
+    free(c->hnext);
+    pairs_free(c->pairs);
+    free(c->global0);
+    free(c->sens);
+    free(c->t.s);
+    free(c);
+}
+
+/* One group's bindings in this pass, from its sources in order. */
+static void group_bindings(struct analysis *c, struct group *gr)
+{
+    const struct image *im = c->im;
+    gr->n = 0;
+    gr->order = -1;
+    for (int s = 0; s < gr->nsrc; s++) {
+        struct source *sr = &gr->src[s];
+        int i = sr->mod, k = sr->idx, d, tg;
+        if (sr->kind == SRC_HANDLE) { bind(gr, sr->seq, c->handles[k]); continue; }
+        struct module *m = im->mods[i].m;
+        if (sr->kind == SRC_REF) {
+            const struct ref *rf = &m->refs[k];
+            const char *ver = version_name(m, rf->ver);
+            int hid = m->has_versym && rf->ver >= 2 ? m->vers[rf->ver].hidden : 0;
+            tg = lookup(im, i, rf->name, rf->hash, ver, hid, rf->lazy, &d);
+            if (tg >= 0) bind(gr, sr->seq, (struct binding){ i, tg, d, H_LOOKUP, C_CERTAIN });
+            continue;
+        }
+        const struct def *df = &m->defs[k];
+        struct binding b = { i, i, k, H_EXE_OWN, C_CERTAIN };
+        if (gr->order < 0) gr->order = sr->seq;
+        if (i == 0 && !df->hidden_vis) {   /* the executable is first in every scope */
+            bind(gr, sr->seq, b);
+            continue;
+        }
+        if (sr->self < 0) {
+            sr->self = self_binding(m, k, &b.how, &b.conf);
+            sr->how = b.how;
+            sr->conf = b.conf;
+        }
+        int self = sr->self;
+        b.how = sr->how;
+        b.conf = sr->conf;
+        if (self) bind(gr, sr->seq, b);
+        /* an interposable self-reference is an ordinary lookup; a library
+         * can have both kinds of call sites */
+        if (df->self_reloc && (!self || b.how == H_DIRECT)) {
+            tg = lookup(im, i, df->name, df->hash, vname(m, df), 0, df->self_lazy, &d);
+            if (tg >= 0) bind(gr, sr->seq, (struct binding){ i, tg, d, H_LOOKUP, C_CERTAIN });
+        }
+    }
+}
+
+static const struct analysis *by_order;   /* qsort has no argument */
+static int cmp_order(const void *a, const void *b)
+{
+    int x = by_order->g[*(const int *)a].order, y = by_order->g[*(const int *)b].order;
+    return (x > y) - (x < y);
+}
+
+/* Captures, partitions and (whole: every group selected) collisions of the
+ * groups selected, in the order a pass over every source makes them;
+ * base: the unpromoted model, whose answers say which groups a promotion
+ * can change (sensitive). */
+static void run(struct analysis *c, struct findings *fs, int *sel, int nsel, int whole, int base)
+{
+    const struct image *im = c->im;
+    fs->naive = c->naive;
+    if (im->obs) memset(c->entered, 0, im->n);   /* what the process showed: this pass's own */
+    comp_clear(c);
+    for (int s = 0; s < nsel; s++) group_bindings(c, &c->g[sel[s]]);
+    by_order = c;
+    qsort(sel, nsel, sizeof *sel, cmp_order);
+    if (whole) {
+        pairs_free(c->pairs);
+        c->pairs = pairs_new(im);
+        for (int s = 0; s < nsel; s++)
+            if (c->g[sel[s]].nd >= 2) pairs_count(c->pairs, c->g[sel[s]].name, c->g[sel[s]].dm, c->g[sel[s]].dk, c->g[sel[s]].nd);
+    }
+    for (int s = 0; s < nsel; s++) {
+        struct group *gr = &c->g[sel[s]];
         struct finding f;
         int ci = -1;
-        if (gr->nd >= 2 && capture(&c, gr, &f)) {
+        c->asked = 0;
+        if (gr->nd >= 2 && capture(c, gr, &f)) {
             struct item *it = findings_add(fs, F_CAPTURE, gr->name);
             it->f = f;
             it->harmless = capture_harmless(im, &f, &it->owned, &it->proven);
@@ -547,25 +707,102 @@ void analyse_image(struct findings *fs, const struct image *im)
                 it->mods[it->nmods++] = gr->b[i].target;
             }
             ci = fs->n - 1;
+            c->asked = 1;   /* capture_harmless asks other names' bindings (state.c) */
         }
+        if (base && c->asked) { GROW(c->sens, c->nsens, c->senscap); c->sens[c->nsens++] = sel[s]; }
         /* a capture that is no split (maybe, info) can sit beside a
          * partition (the policy keeps the partition only then) */
-        if (gr->nd >= 2) partition(&c, gr, fs, ci);
+        if (gr->nd >= 2) partition(c, gr, fs, ci);
         free(gr->b);
-        free(gr->dm);
-        free(gr->dk);
         free(gr->used);
+        gr->b = NULL;
+        gr->used = NULL;
+        gr->n = gr->cap = 0;
     }
-    pairs_find(c.pairs, fs);
-    pairs_free(c.pairs);
-    for (int i = 0; i < n; i++) free(c.closure[i].idx);
-    free(c.closure);
-    free(c.seen);
-    free(c.entered);
-    for (size_t i = 0; i < c.comp.cap; i++) { free(c.comp.keys[i]); free(c.comp.vals[i]); }
-    free(c.comp.keys);
-    free(c.comp.vals);
-    free(c.handles);
-    free(c.g);
-    free(t.s);
+    if (whole) pairs_find(c->pairs, fs);
+}
+
+static int *every_group(const struct analysis *c)
+{
+    int *sel = xcalloc(c->ng ? c->ng : 1, sizeof *sel);
+    for (int k = 0; k < c->ng; k++) sel[k] = k;
+    return sel;
+}
+
+void analyse_image(struct findings *fs, struct analysis *c)
+{
+    int *sel = every_group(c);
+    run(c, fs, sel, c->ng, 1, 0);
+    free(sel);
+}
+
+/* The model with no process and no promotion, once, before the latent
+ * passes: the groups whose answer may change with a promotion although the
+ * promoted modules do not define their name (sensitive: a capture, whose
+ * grade asks other names' bindings; or a question asked of another name's
+ * bindings, shared_state), and whether two different libraries share names
+ * (a collision row counts every name's crossings: every pass is whole). */
+void analyse_unpromoted(struct analysis *c)
+{
+    const struct image *im = c->im;
+    if (c->based) return;
+    c->based = 1;
+    c->global0 = xcalloc(im->n ? im->n : 1, 1);
+    for (int i = 0; i < im->n; i++) c->global0[i] = image_in_global(im, i);
+    struct findings tmp = { 0 };
+    int *sel = every_group(c);
+    run(c, &tmp, sel, c->ng, 1, 1);
+    free(sel);
+    findings_clear(&tmp);
+    c->differ = pairs_any_different(c->pairs);
+}
+
+static void pick(struct analysis *c, int g, int **sel, int *n, int *cap)
+{
+    if (c->g[g].mark == c->pass) return;
+    c->g[g].mark = c->pass;
+    GROW(*sel, *n, *cap);
+    (*sel)[(*n)++] = g;
+}
+
+/* Dlopen k promoted (image_promote): only the names its newly global
+ * modules define can bind otherwise, so only their groups and the
+ * sensitive ones are analysed again; the rest would give what the
+ * unpromoted model gave (no capture: no row).  Whole (the allowlist counts
+ * the rows it suppresses in each pass), or without the unpromoted model,
+ * or with different libraries sharing names: every group, as a first pass. */
+void analyse_latent(struct findings *fs, struct analysis *c, int k, int whole)
+{
+    const struct image *im = c->im;
+    int *sel = NULL, n = 0, cap = 0;
+    if (whole || !c->based || c->differ) {
+        c->whole++;
+        sel = every_group(c);
+        run(c, fs, sel, c->ng, 1, 0);
+        free(sel);
+        return;
+    }
+    c->part++;
+    c->pass++;
+    for (int s = 0; s < c->nsens; s++) pick(c, c->sens[s], &sel, &n, &cap);
+    const struct searchlist *sl = &im->locals[k];
+    for (int q = 0; q < sl->n; q++) {
+        int i = sl->idx[q];
+        if (c->global0[i] || !image_in_global(im, i)) continue;
+        const struct module *m = im->mods[i].m;
+        for (int j = 0; j < m->ndups; j++) {
+            const struct def *df = &m->defs[m->dups[j]];
+            struct slot *sl = find(&c->t, df->name, df->hash, 0);
+            /* a name nobody looks up binds as it did unpromoted */
+            if (sl && sl->group && c->g[sl->group - 1].lookups) pick(c, sl->group - 1, &sel, &n, &cap);
+        }
+    }
+    run(c, fs, sel, n, 0, 0);
+    free(sel);
+}
+
+void analysis_passes(const struct analysis *c, int *whole, int *part)
+{
+    *whole = c->whole;
+    *part = c->part;
 }

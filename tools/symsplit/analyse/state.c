@@ -151,24 +151,49 @@ static int exported_data_at(const struct module *m, uint64_t a)
  * each cell the copy still in use (X) touches is data X exports that Y's own
  * references bind: Y reaches X's table through its GOT (clang's PIE, gcc's
  * -fPIC code: no COPY relocation, so no second table). */
+/* Y's reference to the data X exports as its def di binds X's (Y reaches it through its GOT). */
+static int binds_xs(const struct image *im, const struct finding *f, int di)
+{
+    const struct module *mx = im->mods[f->x].m, *my = im->mods[f->target].m;
+    const struct def *xd = &mx->defs[di];
+    int k = 0, d = -1;
+    while (k < my->nrefs && (my->refs[k].hash != xd->hash || strcmp(my->refs[k].name, xd->name))) k++;
+    if (k == my->nrefs) return 0;
+    const struct ref *rf = &my->refs[k];
+    const char *ver = version_name(my, rf->ver);
+    int hid = my->has_versym && rf->ver >= 2 ? my->vers[rf->ver].hidden : 0;
+    return lookup(im, f->target, rf->name, rf->hash, ver, hid, rf->lazy, &d) == f->x && d == di;
+}
+
+/* Without a disassembly (another machine's code, machine.c), per module and
+ * only from .symtab: Y holds no private state at all, and X's private state
+ * is only data X exports that Y's references bind: every cell exists once. */
+static int one_state_modules(const struct image *im, const struct finding *f)
+{
+    const struct module *mx = im->mods[f->x].m, *my = im->mods[f->target].m;
+    if (my->private_state != 0 || mx->private_state < 0) return 0;
+    long shared = 0;
+    for (int i = 0; i < mx->ndefs_dyn; i++) {
+        const struct def *d = &mx->defs[i];
+        if (d->kind != K_DATA || d->self_reloc || d->readonly) continue;   /* symtab.c's private state */
+        if (!binds_xs(im, f, i)) return 0;
+        shared += d->size;
+    }
+    return shared == mx->private_state;
+}
+
 static int one_state(const struct image *im, const struct finding *f)
 {
     struct module *mx = im->mods[f->x].m, *my = im->mods[f->target].m;
     const struct def *dx = &mx->defs[f->xdef], *dy = &my->defs[f->def];
     struct touches t = { 0 };
-    if (function_state(my, dy) != 0) return 0;
+    int fs = function_state(my, dy);
+    if (fs < 0 && !machine()->disasm) return one_state_modules(im, f);
+    if (fs != 0) return 0;
     int ok = function_touches(mx, dx, &t) > 0 && t.n > 0;
     for (int i = 0; ok && i < t.n; i++) {
-        int di = exported_data_at(mx, t.v[i].addr), k = 0, d = -1;
-        ok = 0;
-        if (di < 0) break;
-        const struct def *xd = &mx->defs[di];
-        while (k < my->nrefs && (my->refs[k].hash != xd->hash || strcmp(my->refs[k].name, xd->name))) k++;
-        if (k == my->nrefs) break;
-        const struct ref *rf = &my->refs[k];
-        const char *ver = version_name(my, rf->ver);
-        int hid = my->has_versym && rf->ver >= 2 ? my->vers[rf->ver].hidden : 0;
-        ok = lookup(im, f->target, rf->name, rf->hash, ver, hid, rf->lazy, &d) == f->x && d == di;
+        int di = exported_data_at(mx, t.v[i].addr);
+        ok = di >= 0 && binds_xs(im, f, di);
     }
     free(t.v);
     return ok;

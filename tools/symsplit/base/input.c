@@ -80,15 +80,32 @@ static int walk_in_root(int root, const char *rest)
     return fd;
 }
 
+/* The root another machine's files are read from (--sysroot): as qemu-user's
+ * -L gives its guest, an absolute path is looked for under it first, then
+ * as written (a program built elsewhere, the emulator's own /proc). */
+static const char *sysroot;
+void input_sysroot(const char *dir) { sysroot = dir; }
+
+static int under_sysroot(const char *path)
+{
+    if (!sysroot || *path != '/' || !strncmp(path, "/proc/", 6)) return -1;
+    char *p = xasprintf("%s%s", sysroot, path);
+    int fd = open(p, O_PATH | O_CLOEXEC);
+    free(p);
+    return fd;
+}
+
 /* An O_PATH descriptor of path: it opens nothing (no device's open, no
  * FIFO's wait) and says what the file is before anything is read. */
 static int path_fd(const char *path)
 {
     const char *pid = path + 6;
     size_t n = strncmp(path, "/proc/", 6) ? 0 : strspn(pid, "0123456789");
+    int fd = under_sysroot(path);
+    if (fd >= 0) return fd;
     if (!n || strncmp(pid + n, "/root/", 6)) return open(path, O_PATH | O_CLOEXEC);
     char *root = xasprintf("%.*s", (int)(pid + n + 5 - path), path);
-    int rfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC), fd = -1;
+    int rfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
     free(root);
     if (rfd < 0) return -1;
     struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS };

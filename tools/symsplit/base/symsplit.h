@@ -30,6 +30,9 @@ int open_input(const char *path, struct stat *st, char **err);    /* fd, or -1 w
 int stat_input(const char *path, struct stat *st);   /* stat(2) of the file open_input would open */
 void *map_input(const char *path, struct stat *st, char **err);   /* private writable map, or NULL */
 void unmap_input(void *map, size_t size);   /* what map_input mapped */
+/* --sysroot DIR, as qemu-user's -L DIR: an absolute path (not /proc's) is
+ * read from under DIR where DIR has it, else as written */
+void input_sysroot(const char *dir);
 const char *file_kind(mode_t mode);   /* "is a FIFO, not a regular file"... */
 
 /* ---- output.c: --json-out FILE (checked, written aside, renamed) and stdout ---- */
@@ -41,6 +44,22 @@ int outfile_refuse_input(const struct outfile *o, const char *input, char **err)
 int outfile_write(const struct outfile *o, const char *buf, size_t len, char **err);
 void outfile_free(struct outfile *o);
 int stdout_close(char **err);   /* flush and close stdout: -1 with *err on a write error */
+
+/* ---- machine.c: the machine a run reads (its first executable's) ---- */
+struct machine {
+    int em, cls;             /* e_machine, EI_CLASS */
+    const char *name;
+    int r_copy, r_jump_slot, r_glob_dat, r_irelative, r_tls_mod, r_tls_tpoff, r_tlsdesc;
+    const char *lib, *platform;   /* $LIB, $PLATFORM */
+    const char *dirs;        /* ld.so's default directories */
+    int cache_flag;          /* ldconfig's machine tag of a cache entry */
+    int disasm;              /* funcstate.c can decode its code */
+};
+const struct machine *machine(void);             /* the run's: the host's until an executable chooses */
+const struct machine *machine_of(int em, int cls);   /* NULL: not one symsplit reads */
+int machine_choose(int em, int cls);   /* the first executable's call chooses; 1 if em/cls is the run's machine */
+int machine_foreign(void);             /* the run reads another machine than the host's */
+void machine_note(FILE *f);            /* what is not judged on the run's machine, or nothing */
 
 /* ---- elf_module.c: one parsed ELF file, shared by every image that loads it ---- */
 enum symkind { K_FUNC, K_DATA, K_OTHER };
@@ -231,7 +250,6 @@ void module_cache_trim(void);   /* between images: frees the modules the last on
 struct module *find_library(const struct image *im, int req, const char *name, char **err);
 /* First NAME in a colon-separated directory list ($ORIGIN = origin), or NULL. */
 struct module *find_in_dirs(const char *list, const char *origin, const char *name, char **err);
-extern const char *const default_dirs;
 
 /* ---- bind.c: symbol lookup and who binds what ---- */
 struct binding {

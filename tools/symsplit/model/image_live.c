@@ -144,11 +144,11 @@ static void read_slots(struct live *lv, const struct image *im, const struct lob
             uint64_t info = rela ? r.r_info : rl.r_info, off = rela ? r.r_offset : rl.r_offset;
             int type = GELF_R_TYPE(info), bad = 0;
             GElf_Sym s;
-            if (type == R_IRELATIVE_TYPE && rela && !GELF_R_SYM(info)) {   /* m's own slot for its IFUNC */
+            if (type == machine()->r_irelative && rela && !GELF_R_SYM(info)) {   /* m's own slot for its IFUNC */
                 own_impl(lv, im->mods[o->idx].m, o, r.r_addend, off);
                 continue;
             }
-            if ((type != R_JUMP_SLOT_TYPE && type != R_GLOB_DAT_TYPE) || !GELF_R_SYM(info) ||
+            if ((type != machine()->r_jump_slot && type != machine()->r_glob_dat) || !GELF_R_SYM(info) ||
                 !gelf_getsym(sd, GELF_R_SYM(info), &s))
                 continue;
             const char *name = elf_str(m->elf, ss.sh_link, s.st_name, &bad);
@@ -158,7 +158,7 @@ static void read_slots(struct live *lv, const struct image *im, const struct lob
             lv->nslots++;
             struct slot now = { -1, -1, S_UNKNOWN };
             int def, t;
-            if (type == R_JUMP_SLOT_TYPE && in_plt(m, o->addr, v)) now.state = S_LAZY;   /* not bound yet */
+            if (type == machine()->r_jump_slot && in_plt(m, o->addr, v)) now.state = S_LAZY;   /* not bound yet */
             else if ((t = owner(lv, im, o->ns, v, name, &def)) >= 0) now = (struct slot){ t, def, S_BOUND };
             if (!prev) {
                 prev = xcalloc(1, sizeof *prev);

@@ -103,15 +103,8 @@ struct module *load_path(const char *path, int is_main, char **err, int *skip)
 /* $ORIGIN, $LIB, $PLATFORM (also in ${} form). */
 static char *expand(const char *s, const char *origin)
 {
-    static const char *const tok[][2] = {
-        { "ORIGIN", NULL },
-#if defined(__x86_64__)
-        { "LIB", "lib/x86_64-linux-gnu" }, { "PLATFORM", "x86_64" },
-#elif defined(__aarch64__)
-        { "LIB", "lib/aarch64-linux-gnu" }, { "PLATFORM", "aarch64" },
-#else
-        { "LIB", "lib/i386-linux-gnu" }, { "PLATFORM", "i686" },
-#endif
+    const char *const tok[][2] = {   /* the run's machine's (machine.c) */
+        { "ORIGIN", NULL }, { "LIB", machine()->lib }, { "PLATFORM", machine()->platform },
     };
     size_t cap = strlen(s) + 1, n = 0;
     char *out = xcalloc(cap, 1);
@@ -153,14 +146,6 @@ struct module *find_in_dirs(const char *list, const char *origin, const char *na
     return m;
 }
 
-const char *const default_dirs =
-#if defined(__x86_64__)
-    "/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:"
-#elif defined(__aarch64__)
-    "/lib/aarch64-linux-gnu:/usr/lib/aarch64-linux-gnu:"
-#endif
-    "/lib:/usr/lib";
-
 /* The search order of glibc's _dl_map_object for a name without a slash. */
 struct module *find_library(const struct image *im, int req, const char *name, char **err)
 {
@@ -185,7 +170,7 @@ struct module *find_library(const struct image *im, int req, const char *name, c
         const char *c = ldcache_lookup(name);
         int skip;
         if (c) m = load_path(c, 0, err, &skip);
-        if (!m && !*err) m = find_in_dirs(default_dirs, "/", name, err);
+        if (!m && !*err) m = find_in_dirs(machine()->dirs, "/", name, err);
     }
     return m;
 }

@@ -63,6 +63,12 @@ static void decide_collision(struct decision *d, const struct collision *c)
      * their choice with them; two local scopes wait for a promotion (the
      * latent pass). */
     d->scoped = !d->crossed && c->different == D_MAJOR && c->bare > 0 && c->first >= 0;
+    /* Two libraries registering types of one name in the one registry
+     * both need (GObject's): the second's types are refused whatever the
+     * scopes, as soon as both are used (measured: libsoup 2.4 and 3.0 both
+     * RTLD_LOCAL, and the registry fixture) */
+    d->registry = !d->crossed && !d->scoped && c->registry >= 0;
+    d->scoped |= d->registry;
     d->crossed |= d->scoped;
     d->sev = d->crossed ? "high" : "med";
 }
@@ -110,13 +116,24 @@ struct policy *policy_new(struct allow *allow)
 
 int policy_suppressed(const struct policy *p) { return p->suppressed; }
 
+/* info < low < med < high */
+static int sev_rank(const char *sev)
+{
+    static const char *const order[] = { "info", "low", "med", "high" };
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(sev, order[i])) return i;
+    return 0;
+}
+
 static void set(struct item *it, struct decision *d)
 {
     it->keep = K_SHOW;
     it->cls = d->cls;
-    it->csev = d->sev;
+    /* no higher than the class carries (VERDICTS' most) */
+    it->csev = sev_rank(d->sev) > sev_rank(vclass[d->cls].most) ? vclass[d->cls].most : d->sev;
     it->crossed = d->crossed;
     it->scoped = d->scoped;
+    it->registry = d->registry;
 }
 
 /* A capture: allowlisted, else graded; a finding already made stays one
@@ -151,12 +168,12 @@ static void grade_collision(struct policy *p, const struct image *im, const stru
     /* a collision row needs the names to meet, and more than one of them:
      * one shared name is a convention (NSPR's libVersionPoint in each of
      * its libraries, a plugin's entry point), not another library's interface */
-    if ((fs->promoted && (dup || !decide_latent(&d))) || (d.cls == V_COLLISION && (!c->meet || (c->shared < 2 && !c->name))))
+    if ((fs->promoted && (dup || !decide_latent(&d))) || (d.cls == V_COLLISION && ((!c->meet && !d.registry) || (c->shared < 2 && !c->name))))
         ;
     else if (allowed(p->allow, im, it->sym, mods, 2)) { p->suppressed++; it->keep = K_SUPPRESSED; }
     else {
         /* harm by scope alone leaves the latent pass its crossings to add */
-        if ((d.crossed && !d.scoped) || d.cls == V_LATENT) strmap_put(&p->seen, key, p);
+        if ((d.crossed && !d.scoped) || d.registry || d.cls == V_LATENT) strmap_put(&p->seen, key, p);
         set(it, &d);
     }
     free(key);

@@ -3,7 +3,8 @@
  * -Bsymbolic-functions, -fno-semantic-interposition or protected produce)
  * can never be interposed: that call site is self-bound whatever the scope
  * says.  We find such sites by decoding only the direct-branch encodings
- * (x86-64 call/jmp rel32, AArch64 BL/B imm26) in executable sections and
+ * (x86-64 call/jmp rel32, AArch64 BL/B imm26: the run's machine's, machine.c)
+ * in executable sections and
  * matching their targets against the module's own exported function
  * addresses.  Each match is then confirmed by Capstone (funcstate.c): the
  * containing function is decoded from its start and the match must be an
@@ -53,24 +54,23 @@ static void scan(struct module *m)
         if (!d || !d->d_buf) continue;
         const unsigned char *p = d->d_buf;
         size_t n = d->d_size;
-#if defined(__x86_64__) || defined(__i386__)
-        for (size_t i = 0; i + 5 <= n; i++) {
-            if (p[i] != 0xe8 && p[i] != 0xe9) continue;
-            int32_t rel;
-            memcpy(&rel, p + i + 1, 4);
-            int k = addr_find(&a, sh.sh_addr + i + 5 + (int64_t)rel);
-            if (k >= 0 && !m->defs[k].direct_call && insn_boundary(m, sh.sh_addr + i) != 0) m->defs[k].direct_call = 1;
-        }
-#elif defined(__aarch64__)
-        for (size_t i = 0; i + 4 <= n; i += 4) {
-            uint32_t w;
-            memcpy(&w, p + i, 4);
-            if ((w & 0x7c000000) != 0x14000000) continue;     /* B and BL */
-            int64_t off = (int64_t)((w & 0x03ffffff) << 6) >> 4;  /* sign-extended imm26 * 4 */
-            int k = addr_find(&a, sh.sh_addr + i + off);
-            if (k >= 0) m->defs[k].direct_call = 1;
-        }
-#endif
+        if (machine()->em == EM_AARCH64)
+            for (size_t i = 0; i + 4 <= n; i += 4) {
+                uint32_t w;
+                memcpy(&w, p + i, 4);
+                if ((w & 0x7c000000) != 0x14000000) continue;     /* B and BL */
+                int64_t off = (int64_t)(int32_t)((w & 0x03ffffff) << 6) >> 4;  /* sign-extended imm26 * 4 */
+                int k = addr_find(&a, sh.sh_addr + i + off);
+                if (k >= 0) m->defs[k].direct_call = 1;
+            }
+        else   /* x86-64 and i386: call/jmp rel32 */
+            for (size_t i = 0; i + 5 <= n; i++) {
+                if (p[i] != 0xe8 && p[i] != 0xe9) continue;
+                int32_t rel;
+                memcpy(&rel, p + i + 1, 4);
+                int k = addr_find(&a, sh.sh_addr + i + 5 + (int64_t)rel);
+                if (k >= 0 && !m->defs[k].direct_call && insn_boundary(m, sh.sh_addr + i) != 0) m->defs[k].direct_call = 1;
+            }
     }
     /* an alias at the same address as a called function is called too */
     for (int i = 0; i < m->ndefs; i++) {

@@ -8,23 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__x86_64__)
-#define R_COPY_TYPE R_X86_64_COPY
-#define R_JUMP_SLOT_TYPE R_X86_64_JUMP_SLOT
-#define R_TLS_MOD R_X86_64_DTPMOD64
-#define R_TLS_TPOFF R_X86_64_TPOFF64
-#elif defined(__aarch64__)
-#define R_COPY_TYPE R_AARCH64_COPY
-#define R_JUMP_SLOT_TYPE R_AARCH64_JUMP_SLOT
-#define R_TLS_MOD R_AARCH64_TLS_DTPMOD
-#define R_TLS_TPOFF R_AARCH64_TLS_TPREL
-#elif defined(__i386__)
-#define R_COPY_TYPE R_386_COPY
-#define R_JUMP_SLOT_TYPE R_386_JMP_SLOT
-#define R_TLS_MOD R_386_TLS_DTPMOD32
-#define R_TLS_TPOFF R_386_TLS_TPOFF
-#endif
-
 static int kind_of(int type)
 {
     if (type == STT_FUNC || type == STT_GNU_IFUNC) return K_FUNC;
@@ -184,7 +167,7 @@ static void note_lookup(struct parse *p, size_t si, int type, unsigned char *cla
     if (!gelf_getsym(p->symd, si, &s)) return;
     int vis = GELF_ST_VISIBILITY(s.st_other), bind = GELF_ST_BIND(s.st_info);
     if (bind == STB_LOCAL || vis == STV_HIDDEN || vis == STV_INTERNAL) return;
-    int cls = type == R_COPY_TYPE ? LC_COPY : type == R_JUMP_SLOT_TYPE ? LC_PLT : LC_NORMAL;
+    int cls = type == machine()->r_copy ? LC_COPY : type == machine()->r_jump_slot ? LC_PLT : LC_NORMAL;
     if (classes[si] & (1 << cls)) return;
     classes[si] |= 1 << cls;
     int oob = 0;
@@ -204,6 +187,7 @@ int read_relocs(struct parse *p)
     char *seen = xcalloc(p->nsyms ? p->nsyms : 1, 1);
     unsigned char *classes = keep_lookups ? xcalloc(p->nsyms ? p->nsyms : 1, 1) : NULL;
     int lcap = 0;
+    const struct machine *mc = machine();
     while (p->nsyms && (scn = elf_nextscn(p->e, scn))) {
         GElf_Shdr sh;
         gelf_getshdr(scn, &sh);
@@ -222,13 +206,14 @@ int read_relocs(struct parse *p)
             }
             uint64_t info = rela ? r.r_info : rl.r_info;
             size_t si = GELF_R_SYM(info);
-            int slot = GELF_R_TYPE(info) == R_JUMP_SLOT_TYPE;
+            int type = GELF_R_TYPE(info), slot = type == mc->r_jump_slot;
             /* local-dynamic (the module's own id) or initial-exec to an
              * offset the linker fixed: the code reaches its own TLS block,
-             * whatever name another module's lookup finds */
-            if (si == 0 && (GELF_R_TYPE(info) == R_TLS_MOD || GELF_R_TYPE(info) == R_TLS_TPOFF)) m->tls_local = 1;
+             * whatever name another module's lookup finds (a descriptor
+             * naming no symbol too: gcc's default for aarch64) */
+            if (si == 0 && (type == mc->r_tls_mod || type == mc->r_tls_tpoff || type == mc->r_tlsdesc)) m->tls_local = 1;
             if (si == 0 || si >= p->nsyms) continue;
-            if (classes) note_lookup(p, si, GELF_R_TYPE(info), classes, &lcap);
+            if (classes) note_lookup(p, si, type, classes, &lcap);
             if (p->sym2ref[si] >= 0) {   /* lazy until some relocation needs it at load time */
                 struct ref *rf = &m->refs[p->sym2ref[si]];
                 rf->lazy = (rf->lazy || !seen[si]) && slot;
@@ -236,7 +221,7 @@ int read_relocs(struct parse *p)
             }
             if (p->sym2def[si] < 0) continue;
             struct def *df = &m->defs[p->sym2def[si]];
-            if (GELF_R_TYPE(info) == R_COPY_TYPE) { df->copy = 1; continue; }
+            if (type == mc->r_copy) { df->copy = 1; continue; }
             df->self_lazy = (df->self_lazy || !df->self_reloc) && slot;
             if (!df->self_reloc) {
                 if (df->kind == K_FUNC) m->own_func_relocs++;

@@ -16,19 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#if defined(__x86_64__)
-#define HOST_MACHINE EM_X86_64
-#define HOST_CLASS ELFCLASS64
-#elif defined(__aarch64__)
-#define HOST_MACHINE EM_AARCH64
-#define HOST_CLASS ELFCLASS64
-#elif defined(__i386__)
-#define HOST_MACHINE EM_386
-#define HOST_CLASS ELFCLASS32
-#else
-#error "symsplit: unsupported host machine"
-#endif
-
 void module_free(struct module *m)
 {
     if (!m) return;
@@ -60,7 +47,11 @@ static int check_ident(struct parse *p, int *wrong_arch)
     const unsigned char *id = p->m->map;
     if (p->size < EI_NIDENT || memcmp(id, ELFMAG, SELFMAG) != 0)
         return p->size < EI_NIDENT ? bad(p, "not an ELF file (%zu bytes)", p->size) : bad(p, "not an ELF file");
-    if (id[EI_CLASS] != HOST_CLASS || id[EI_DATA] != ELFDATA2LSB) {
+    /* the first executable chooses the run's machine (machine.c); e_machine
+     * is at one offset in both classes */
+    if (p->is_main && p->size >= 20 && id[EI_DATA] == ELFDATA2LSB) machine_choose(id[18] | id[19] << 8, id[EI_CLASS]);
+    const struct machine *mc = machine();
+    if (id[EI_CLASS] != mc->cls || id[EI_DATA] != ELFDATA2LSB) {
         *wrong_arch = 1;
         return bad(p, "wrong ELF class/byte order (class %d, data %d)", id[EI_CLASS], id[EI_DATA]);
     }
@@ -71,9 +62,10 @@ static int check_ident(struct parse *p, int *wrong_arch)
         return bad(p, "corrupt ELF header: %s", elf_why("unreadable by libelf"));
     if (p->eh.e_version != EV_CURRENT)
         return bad(p, "bad ELF version (e_version %u, expected %d)", (unsigned)p->eh.e_version, EV_CURRENT);
-    if (p->eh.e_machine != HOST_MACHINE) {
+    if (p->eh.e_machine != mc->em) {
         *wrong_arch = 1;
-        return bad(p, "wrong machine (e_machine %d, expected %d)", p->eh.e_machine, HOST_MACHINE);
+        return bad(p, "wrong machine (e_machine %d, expected %d: %s)", p->eh.e_machine, mc->em,
+                   machine_of(p->eh.e_machine, id[EI_CLASS]) ? "one machine a run" : "symsplit reads x86-64, aarch64 and i386");
     }
     if (p->eh.e_type != ET_EXEC && p->eh.e_type != ET_DYN)
         return bad(p, "not an executable or shared object (e_type %d)", p->eh.e_type);
@@ -204,7 +196,7 @@ static void set_origin(struct module *m, const char *path, int is_main)
 struct module *module_parse(void *map, size_t size, const char *path, int is_main, char **err, int *wrong_arch)
 {
     struct module *m = xcalloc(1, sizeof *m);
-    struct parse p = { .m = m, .path = path, .err = err, .size = size };
+    struct parse p = { .m = m, .path = path, .err = err, .size = size, .is_main = is_main };
     *wrong_arch = 0;
     m->map = map;
     m->size = size;

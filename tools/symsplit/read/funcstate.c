@@ -12,7 +12,7 @@
  * unknown: the caller then falls back to the module-level estimate.
  * An IFUNC is judged by the implementations its resolver can return, or
  * under --pid by the one the process's slot holds (image_live.c).
- * x86-64 only; elsewhere the answer is always unknown. */
+ * x86-64 code only (machine.c); another machine's is always unknown. */
 #include "base/symsplit.h"
 #include <gelf.h>
 #include <stdlib.h>
@@ -182,6 +182,7 @@ static int decode(const struct fstate *s, csh h, uint64_t lo, uint64_t hi, uint6
 int insn_boundary(struct module *m, uint64_t addr)
 {
 #if defined(__x86_64__)
+    if (!machine()->disasm) return -1;   /* another machine's code (machine.c) */
     if (!m->fstate) m->fstate = build(m);
     struct fstate *s = m->fstate;
     int lo = 0, hi = s->nfns - 1, at = -1;
@@ -253,7 +254,7 @@ static int ifunc_targets(const struct fstate *s, csh h, const struct def *d, uin
 static int walk(struct module *m, const struct def *d, struct touches *col)
 {
 #if defined(__x86_64__)
-    if (d->kind != K_FUNC || !d->size) return -1;
+    if (d->kind != K_FUNC || !d->size || !machine()->disasm) return -1;
     if (!m->fstate) m->fstate = build(m);
     const struct fstate *s = m->fstate;
     csh h;

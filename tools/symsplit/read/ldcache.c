@@ -11,13 +11,6 @@
 #define HDR 48          /* magic+version, nlibs, len_strings, flags, pad, ext_off, unused[3] */
 #define ENT 24          /* flags, key, value, osversion, hwcap */
 #define FLAG_ELF_LIBC6 0x0003
-#if defined(__x86_64__)
-#define FLAG_ARCH 0x0300
-#elif defined(__aarch64__)
-#define FLAG_ARCH 0x0a00
-#else
-#define FLAG_ARCH 0x0000
-#endif
 
 static struct strmap cache;
 static int loaded;
@@ -44,10 +37,14 @@ static char *load(const char *path)
         uint32_t key, value;
         uint64_t hwcap;
         memcpy(&flags, e, 4); memcpy(&key, e + 4, 4); memcpy(&value, e + 8, 4); memcpy(&hwcap, e + 16, 8);
-        if ((flags & 0xff) != FLAG_ELF_LIBC6 || (flags & 0xff00) != FLAG_ARCH || hwcap) continue;
+        if ((flags & 0xff) != FLAG_ELF_LIBC6 || hwcap) continue;
         if (key >= left || value >= left || !memchr(base + key, 0, left - key) || !memchr(base + value, 0, left - value))
             continue;
-        if (!strmap_get(&cache, base + key)) strmap_put(&cache, base + key, xstrdup(base + value));
+        /* keyed by machine tag and name: the run's machine is chosen by
+         * its first executable, after the cache is read */
+        char *k = xasprintf("%x/%s", (unsigned)(flags & 0xff00), base + key);
+        if (!strmap_get(&cache, k)) strmap_put(&cache, k, xstrdup(base + value));
+        free(k);
     }
     return NULL;
 }
@@ -70,5 +67,8 @@ int ldcache_open(char **err)
 const char *ldcache_lookup(const char *soname)
 {
     if (!loaded) { char *e = NULL; if (ldcache_open(&e)) free(e); }
-    return strmap_get(&cache, soname);
+    char *k = xasprintf("%x/%s", (unsigned)machine()->cache_flag, soname);
+    const char *v = strmap_get(&cache, k);
+    free(k);
+    return v;
 }

@@ -6,20 +6,6 @@
 #include <elf.h>
 #include <link.h>
 
-#if defined(__x86_64__)
-#define R_GLOB_DAT_TYPE R_X86_64_GLOB_DAT
-#define R_JUMP_SLOT_TYPE R_X86_64_JUMP_SLOT
-#define R_IRELATIVE_TYPE R_X86_64_IRELATIVE
-#elif defined(__aarch64__)
-#define R_GLOB_DAT_TYPE R_AARCH64_GLOB_DAT
-#define R_JUMP_SLOT_TYPE R_AARCH64_JUMP_SLOT
-#define R_IRELATIVE_TYPE R_AARCH64_IRELATIVE
-#elif defined(__i386__)
-#define R_GLOB_DAT_TYPE R_386_GLOB_DAT
-#define R_JUMP_SLOT_TYPE R_386_JMP_SLOT
-#define R_IRELATIVE_TYPE R_386_IRELATIVE
-#endif
-
 struct mapping { uint64_t lo, hi; char *path; int deleted; };
 enum { S_UNKNOWN, S_BOUND, S_LAZY };   /* what a slot shows: nothing usable, a definition, its own PLT */
 struct slot { int target, def, state; };

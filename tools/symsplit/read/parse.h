@@ -10,6 +10,7 @@ struct parse {
     Elf *e;
     GElf_Ehdr eh;
     const char *path;
+    int is_main;             /* the executable: it chooses the run's machine */
     char **err;
     size_t size, shnum, shstrndx;
     /* from the program headers */

@@ -12,14 +12,16 @@
 #include <gelf.h>
 #include <string.h>
 
-/* the C runtime's own bookkeeping, present in every module */
+/* the C runtime's own bookkeeping, present in every module (call_weak_fn:
+ * aarch64's crti.o, which calls __gmon_start__ when it is linked) */
 static int crt(const char *n)
 {
     static const char *const names[] = { "completed.0", "completed.1", "__dso_handle", "__TMC_END__", "_init", "_fini",
                                           "_DYNAMIC", "_GLOBAL_OFFSET_TABLE_", "__GNU_EH_FRAME_HDR", "__FRAME_END__",
                                           "__data_start", "data_start", "__abi_tag", "deregister_tm_clones",
                                           "register_tm_clones", "__do_global_dtors_aux", "frame_dummy", "__TMC_LIST__",
-                                          "__do_global_dtors_aux_fini_array_entry", "__frame_dummy_init_array_entry" };
+                                          "__do_global_dtors_aux_fini_array_entry", "__frame_dummy_init_array_entry",
+                                          "call_weak_fn" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!strcmp(n, names[i])) return 1;
     return !strncmp(n, "completed.", 10);

@@ -282,6 +282,11 @@ static void print_collision(struct report *r, const struct image *im, const stru
     if (replaced(c)) ;
     else if (it->died)   /* the words of the process's end follow (row) */
         cat(&why, " -> a collision");
+    else if (it->registry)
+        cat(&why, " -> a collision: two libraries that both need %s, %s, one for the process whatever "
+                  "the scopes: %d of the names in common register a type each under its one name there (%s ...), "
+                  "and the second library's are refused as soon as both are used (harmful: no reference needs to cross)",
+            mname(im, c->registry), registry_what(im->mods[c->registry].m), c->types, c->type_name);
     else if (it->scoped && it->cls == V_LATENT)
         cat(&why, " -> two versions of one library: promoted, %s's unversioned names would be in the global scope, where "
                   "a lookup by name (a rival's probe, dlsym(RTLD_DEFAULT), a module loaded later) finds them first "
@@ -308,7 +313,7 @@ static void print_collision(struct report *r, const struct image *im, const stru
     char *extra = xasprintf(",\"libraries\":[{\"module\":%s,\"path\":%s},{\"module\":%s,\"path\":%s}],\"shared\":%d,"
                             "\"different\":\"%s\",\"first\":%s,\"crossed\":%d,\"unversioned\":%d,\"harm\":\"%s\"",
                             ja, jpa, jb, jpb, c->shared, c->different == D_MAJOR ? "version" : "names", jf, c->crossed, c->bare,
-                            it->died ? "died" : it->scoped ? "scope" : replaced(c) ? (c->kept ? "split" : "override")
+                            it->died ? "died" : it->registry ? "registry" : it->scoped ? "scope" : replaced(c) ? (c->kept ? "split" : "override")
                                                                    : it->crossed ? "crossed" : "none");
     free(ja); free(jpa); free(jb); free(jpb); free(jf);
     if (replaced(c) && c->kept) {   /* the other side of a divided interface */

@@ -6,10 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define USAGE "usage: symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind][:by=MODULE]]... [--dlsym NAME[@VER]]... [--host node|python] [--preload LIB]... [--allow FILE] [--json] [--json-out FILE] [--info] [--copies] [--strict] EXECUTABLE...\n" \
+#define USAGE "usage: symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind][:by=MODULE]]... [--dlsym NAME[@VER]]... [--host node|python] [--preload LIB]... [--allow FILE] [--json] [--json-out FILE] [--info] [--copies] [--strict] [--sysroot DIR] EXECUTABLE...\n" \
               "       symsplit --bindings [--dlopen ...]... [--preload LIB]... EXECUTABLE... | --pid PID | --trace -- CMD\n" \
               "       symsplit [options] --pid PID | --maps FILE [EXECUTABLE]\n" \
               "       symsplit [options] --trace -- CMD [ARGS]\n"
@@ -34,6 +35,9 @@
     "                         fallback): start-up closure global, other roots RTLD_LOCAL dlopens\n" \
     "                         (--pid, --maps, --trace: one of them)\n" \
     "  --preload LIB          as LD_PRELOAD (which is read from the environment too)\n" \
+    "  --sysroot DIR          another machine's files, as qemu-user -L DIR gives them to its ld.so:\n" \
+    "                         an absolute path is read under DIR where DIR has it, else as written\n" \
+    "                         (the machine read is the first EXECUTABLE's: x86-64, aarch64, i386)\n" \
     "  --allow FILE           allowlist: one 'SYMBOL [MODULE]' glob pair a line\n" \
     "  --json                 one JSON object instead of the table\n" \
     "  --json-out FILE        the table, and the same JSON object written to FILE (one run for both;\n" \
@@ -101,7 +105,7 @@ int main(int argc, char **argv)
     int ndl = 0, nexe = 0, json = 0, show_all = 0, strict = 0, copies = 0, bindings = 0;
     struct allow *allow = NULL;
     struct dlsyms *dlsyms = NULL;
-    const char *maps = NULL, *pid = NULL, *json_path = NULL, *allow_path = NULL;
+    const char *maps = NULL, *pid = NULL, *json_path = NULL, *allow_path = NULL, *sysroot = NULL;
     struct outfile jo = { 0 };
     char *jbuf = NULL;
     size_t jlen = 0;
@@ -126,6 +130,14 @@ int main(int argc, char **argv)
             json_path = argv[++i];
         }
         else if (!strcmp(a, "--copies")) copies = 1;
+        else if (!strcmp(a, "--sysroot")) {   /* before any file is read: the ld.so cache is one */
+            struct stat st;
+            if (i + 1 >= argc) return usage("--sysroot needs a directory");
+            sysroot = argv[++i];
+            if (*sysroot != '/' || stat(sysroot, &st) || !S_ISDIR(st.st_mode))
+                return usage(xasprintf("--sysroot %s: not an absolute path of a directory", sysroot));
+            input_sysroot(sysroot);
+        }
         else if (!strcmp(a, "--bindings")) bindings = keep_lookups = 1;
         else if (!strcmp(a, "--info")) show_all = 1;
         else if (!strcmp(a, "--preload")) {   /* as LD_PRELOAD: also for a --trace run */
@@ -164,6 +176,8 @@ int main(int argc, char **argv)
     if (trace_cmd && nexe) return usage("--trace analyses CMD: no EXECUTABLE besides it");
     if (bindings && (json || json_path || show_all || strict || copies || allow_path))
         return usage("--bindings prints bindings, not findings: no --json, --json-out, --info, --strict, --copies or --allow with it");
+    if (sysroot && (trace_cmd || pid || maps))
+        return usage("--sysroot reads another machine's files for a model: not with --trace, --pid or --maps");
     if (pid && nexe) return usage("--pid takes its executable from /proc/PID/exe: no EXECUTABLE besides it");
     if (maps && nexe > 1) return usage("--maps FILE takes at most one EXECUTABLE");
     if (pid && !(maps = maps_of_pid(pid, &pid_exe, &err))) return usage(err);
@@ -255,7 +269,7 @@ int main(int argc, char **argv)
                     fprintf(stderr, "symsplit: %s\n", err);
                     return 2;
                 }
-            images++;
+            if (!images++) machine_note(stderr);   /* what this machine's objects leave unjudged */
             im.dlsyms = dlsyms;
             if (!lv) im.obs = live ? &live->obs : NULL;
             else live_describe(lv, &im, stderr);
@@ -278,7 +292,8 @@ int main(int argc, char **argv)
             /* the findings, then the policy, then the rows: one pass each */
             struct findings fs = { 0 };
             check_loadable(&fs, &im);
-            analyse_image(&fs, &im);
+            struct analysis *an = analysis_new(&im);
+            analyse_image(&fs, an);
             /* library copies: asked for, or a process with plugins (the
              * system sweep, one executable at a time, does not pay for it),
              * or one that died (its end is tied to the libraries loaded) */
@@ -292,18 +307,26 @@ int main(int argc, char **argv)
              * a what-if the model answers alone (what ran bound otherwise) */
             im.obs = NULL;
             im.ran = NULL;   /* what-ifs: the end belongs to what ran */
+            if (im.nlocals && !allow) analyse_unpromoted(an);
             for (int k = 0; k < im.nlocals; k++) {
                 /* another namespace cannot join this one's global scope (dlmopen refuses RTLD_GLOBAL) */
                 if (image_in_global(&im, im.roots[k]) || im.mods[im.roots[k]].ns_scope) continue;
                 int mark = image_promote(&im, k);
                 fs.promoted = image_label(&im, im.roots[k]);
-                analyse_image(&fs, &im);
+                /* the allowlist counts what it suppresses in every pass: every name */
+                analyse_latent(&fs, an, k, allow != NULL);
                 policy_grade(pol, &im, &fs);
                 report_print(r, &im, &fs);
                 findings_clear(&fs);
                 fs.promoted = NULL;
                 image_demote(&im, mark);
             }
+            if (getenv("SYMSPLIT_DEBUG")) {
+                int whole, part;
+                analysis_passes(an, &whole, &part);
+                fprintf(stderr, "latent passes %s: %d by the promoted names, %d whole\n", exes[e], part, whole);
+            }
+            analysis_free(an);
         }
         image_free(&im);
         module_cache_trim();
