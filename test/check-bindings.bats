@@ -62,3 +62,17 @@ EOF
     assert_failure 2
     assert_output --partial "no such file"
 }
+
+@test "check-bindings: every object left out is named with its reason, a statically linked program and a hard link alike" {
+    file -L /usr/sbin/ldconfig | grep -q 'static' || skip "/usr/sbin/ldconfig is not statically linked here"
+    mkdir "$BATS_TEST_TMPDIR/in"
+    cp /usr/bin/true "$BATS_TEST_TMPDIR/in/a"
+    ln "$BATS_TEST_TMPDIR/in/a" "$BATS_TEST_TMPDIR/in/b"   # one file, two names
+    run check "$SYMSPLIT" "$BATS_TEST_TMPDIR/out" /usr/sbin/ldconfig "$BATS_TEST_TMPDIR/in"
+    assert_success
+    assert_line "objects: 1/1 agree in every binding"
+    assert_line "objects left out: 2"
+    run cat "$BATS_TEST_TMPDIR/out/left"
+    assert_line "/usr/sbin/ldconfig: statically linked"
+    assert_line --regexp "^$BATS_TEST_TMPDIR/in/b: a hard link, one file compared once: the same as $BATS_TEST_TMPDIR/in/a$"
+}

@@ -140,3 +140,17 @@ tv_addresses() { timeout -k 2 10 "$1/app" | sed -n 's/^tv@\(0x[0-9a-f]*\) .*/\1/
     assert_success
     refute_line --regexp '^(COPY|SPLIT|MAYBE) .* uvar '
 }
+
+@test "STB_GNU_UNIQUE within one load: the first module relocated enters its definition, and a lookup that finds another unique uvar, under another version, gets it" {
+    local d=$FX/unique-one-load
+    run timeout -k 2 10 "$d/app"
+    assert_success   # the truth: one address, from each library's own reference
+    [ "$(sed -n 's/^uvar@\(0x[0-9a-f]*\) .*/\1/p' <<<"$output" | sort -u | wc -l)" -eq 1 ]
+    run loader_bound "$d" liba.so uvar
+    assert_output libb.so
+    run model_bound "$d" liba.so uvar
+    assert_output "libb.so normal"
+    run ss --info "$d/app"
+    assert_success
+    refute_line --regexp '^(COPY|SPLIT|MAYBE) .* uvar '
+}

@@ -90,7 +90,7 @@ static int counts(const struct def *d)
 
 static const char *vname(const struct module *m, const struct def *d)
 {
-    return m->has_versym && d->ver >= 2 && d->ver < m->nvers ? m->vers[d->ver].name : NULL;
+    return version_name(m, d->ver);
 }
 
 static int ends_with(const char *s, const char *tail)
@@ -267,7 +267,7 @@ static void kept_references(const struct image *im, struct collision *c)
             const struct ref *rf = &R->refs[k];
             int xd = module_find_defs(X, rf->name, rf->hash);
             if (xd < 0 || X->defs[xd].kind != K_FUNC || (!tried[xd] && ntried >= MAXKEPT)) continue;
-            const char *ver = R->has_versym && rf->ver >= 2 && rf->ver < R->nvers ? R->vers[rf->ver].name : NULL;
+            const char *ver = version_name(R, rf->ver);
             int hid = R->has_versym && rf->ver >= 2 && rf->ver < R->nvers ? R->vers[rf->ver].hidden : 0, d;
             int t = im->obs ? observed_module(im, r, rf->name, ver) : lookup(im, r, rf->name, rf->hash, ver, hid, rf->lazy, &d);
             if (t != x) continue;

@@ -118,7 +118,7 @@ static void undefined(struct findings *fs, const struct image *im, int i)
     for (int k = 0; k < m->nrefs; k++) {
         const struct ref *rf = &m->refs[k];
         if (rf->weak || rf->kind == K_OTHER) continue;
-        const char *ver = m->has_versym && rf->ver >= 2 ? m->vers[rf->ver].name : NULL;
+        const char *ver = version_name(m, rf->ver);
         int hid = m->has_versym && rf->ver >= 2 ? m->vers[rf->ver].hidden : 0, d;
         if (lookup(im, i, rf->name, rf->hash, ver, hid, 1, &d) >= 0) continue;
         int lazy = rf->lazy && !im->mods[i].now;

@@ -116,7 +116,7 @@ static void bind(struct group *gr, int seq, struct binding b)
 
 static const char *vname(const struct module *m, const struct def *d)
 {
-    return m->has_versym && d->ver >= 2 && d->ver < m->nvers ? m->vers[d->ver].name : NULL;
+    return version_name(m, d->ver);
 }
 
 /* Two definitions of one interface: same version, or one side unversioned. */
@@ -258,7 +258,7 @@ static int entered(struct analysis *c, int x)
             for (int k = 0; k < R->nrefs && !yes; k++) {
                 const struct ref *rf = &R->refs[k];
                 if (module_find_defs(X, rf->name, rf->hash) < 0) continue;
-                const char *ver = R->has_versym && rf->ver >= 2 && rf->ver < R->nvers ? R->vers[rf->ver].name : NULL;
+                const char *ver = version_name(R, rf->ver);
                 yes = observed_module(im, r, rf->name, ver) == x || (ver && observed_module(im, r, rf->name, NULL) == x);
             }
         }
@@ -633,7 +633,7 @@ static void group_bindings(struct analysis *c, struct group *gr)
         struct module *m = im->mods[i].m;
         if (sr->kind == SRC_REF) {
             const struct ref *rf = &m->refs[k];
-            const char *ver = m->has_versym && rf->ver >= 2 ? m->vers[rf->ver].name : NULL;
+            const char *ver = version_name(m, rf->ver);
             int hid = m->has_versym && rf->ver >= 2 ? m->vers[rf->ver].hidden : 0;
             tg = lookup(im, i, rf->name, rf->hash, ver, hid, rf->lazy, &d);
             if (tg >= 0) bind(gr, sr->seq, (struct binding){ i, tg, d, H_LOOKUP, C_CERTAIN });

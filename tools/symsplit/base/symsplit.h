@@ -158,6 +158,9 @@ const char *elf_str(void *elf, size_t strndx, size_t off, int *bad);
 
 /* ---- version.c ---- */
 int parse_versions(struct module *m, void *elf, void *scn, int need);   /* 0, or -1 if corrupt */
+/* The version a symbol of m names by its versym index (a definition's node or
+ * a reference's need), NULL when none (unversioned, base, out of range) */
+const char *version_name(const struct module *m, unsigned ver);
 
 /* ---- symtab.c ---- */
 void module_symtab(struct module *m, void *elf, int *dcap);
@@ -207,6 +210,9 @@ struct lmod {
     int ns_scope;            /* dlmopen (--pid, --trace): 1 + the local searchlist that is its
                               * namespace's global scope (its first object's); 0: the main namespace */
     int ns;                  /* its link-map namespace as the loader numbers it: 0 the main one */
+    int reloc;               /* 1 + its place in the order ld.so relocates the image (closure.c): a
+                              * lookup it makes comes after those of every module placed before it;
+                              * 0: not known (an image read from a process) */
     char *label;             /* labels.c: the path suffix that tells it apart, NULL when its name does */
 };
 struct searchlist { int *idx, *join; int n, cap; };   /* join: step it joined the global scope */
@@ -215,6 +221,7 @@ struct image {
     const char *exe_path;
     struct lmod *mods; int n, cap;
     struct searchlist global;
+    int *order, nreloc;               /* the relocation order: order[r - 1] the module with reloc r */
     struct searchlist *locals; int nlocals;
     int *roots;                       /* roots[k]: the --dlopen module whose searchlist is locals[k] */
     struct missing { const char *name; int req; } *missing; int nmissing;   /* NEEDED found by no search rule */

@@ -52,39 +52,85 @@ static int in_searchlist(const struct image *im, const struct searchlist *sl, co
     return -1;
 }
 
-/* STB_GNU_UNIQUE: ld.so keeps one definition per namespace, the first a
- * lookup found (its table of unique names, glibc elf/dl-lookup.c): a later
- * module's lookup that finds its own definition gets that one, whatever
- * scope it searched. Modelled across loads only: the earliest module
- * loaded by an earlier step (start-up, an earlier dlopen) than FROM and T,
- * in FROM's namespace, that defines the name unique and whose own
- * relocation names it (its lookup registered it). Within one step the
- * relocation order decides (dependencies first, and the unique table
- * ignores versions: check-bindings' apt case): left to scope and version.
- * Measured: two RTLD_LOCAL dlopens each defining uvar unique, each
- * referencing its own: the second's reference, and a dlsym on its handle,
- * bind the first's (fixture unique-local). */
-static int unique_first(const struct image *im, int from, int t, const char *name, uint32_t hash,
-                        const char *ver, int ver_hidden, int *defidx)
+/* Does module m pose a lookup of name: a relocation naming a reference it
+ * leaves undefined, or its own definition? *ver: the version it asks for. */
+static int asks(const struct module *m, const char *name, uint32_t hash, const char **ver)
 {
-    for (int j = 0; j < t; j++) {   /* mods are in load order */
+    for (int d = module_find_defs(m, name, hash); d >= 0; d = m->defs[d].next)
+        if (m->defs[d].hash == hash && m->defs[d].self_reloc && !strcmp(m->defs[d].name, name)) {
+            *ver = version_name(m, m->defs[d].ver);
+            return 1;
+        }
+    for (int k = 0; k < m->nrefs; k++)
+        if (m->refs[k].hash == hash && !strcmp(m->refs[k].name, name)) {
+            *ver = version_name(m, m->refs[k].ver);
+            return 1;
+        }
+    return 0;
+}
+
+/* Were module j's load-time lookups made before a lookup of module `from`?
+ * By the relocation order (closure.c) when both are placed in it, else by
+ * load step (an image read from a process). A lazy lookup, and a dlsym
+ * (from -1, on the handle of module t), come after every load up to theirs. */
+static int made_before(const struct image *im, int j, int from, int t, int lazy)
+{
+    const struct lmod *l = &im->mods[j];
+    if (from < 0) return l->step <= im->mods[t].step;
+    if (lazy) return l->step <= im->mods[from].step;
+    if (l->reloc && im->mods[from].reloc) return l->reloc < im->mods[from].reloc;
+    return l->step < im->mods[from].step;
+}
+
+static int scoped(const struct image *im, int from, const char *name, uint32_t hash, const char *ver,
+                  int ver_hidden, int lazy, int skip, int *defidx);
+
+/* STB_GNU_UNIQUE: ld.so keeps one definition per namespace in its table of
+ * unique names (glibc elf/dl-lookup.c, do_lookup_unique): the first lookup
+ * that finds a unique definition enters it, and every later lookup that
+ * finds a unique definition of that name gets the entered one, whatever
+ * scope it searched and whatever version it asked for (the table holds
+ * names only). T (its definition *defidx), unique, is what the lookup of
+ * FROM (-1: a dlsym on the handle of module T) found in its scopes; the
+ * answer is the definition the earliest lookup made before it found, in
+ * FROM's namespace. Measured, LD_DEBUG=bindings: libapt-private's
+ * reference to its own __digits@APTPRIVATE_0.0 binds libapt-pkg's
+ * (@APTPKG_6.0, relocated first: check-bindings on Debian 12); two
+ * libraries of one load, each defining uvar unique under its own version
+ * node, both bind the one relocated first, though the other comes first in
+ * the scope (fixture unique-one-load); two RTLD_LOCAL dlopens each
+ * defining uvar unique: the second's reference, and a dlsym on its
+ * handle, bind the first's (fixture unique-local). */
+static int unique_first(const struct image *im, int from, int t, const char *name, uint32_t hash, int lazy, int *defidx)
+{
+    int ns = im->mods[from >= 0 ? from : t].ns_scope;
+    /* in the relocation order when the image has one (the first that
+     * qualifies is the answer), else every module, the earliest step */
+    int known = im->nreloc == im->n, best = -1, bestdef = -1, u = t;
+    for (int p = 0; p < im->n; p++) {
+        int j = known ? im->order[p] : p, d;
         const struct lmod *l = &im->mods[j];
-        if (l->ns_scope != im->mods[from].ns_scope || l->step >= im->mods[from].step || l->step >= im->mods[t].step) continue;
-        int d = match(l->m, name, hash, ver, ver_hidden, 0);
-        if (d < 0 || l->m->defs[d].bind != STB_GNU_UNIQUE) continue;
-        int asked = l->m->defs[d].self_reloc;   /* its own relocation names it */
-        for (int k = 0; k < l->m->nlooks && !asked; k++) asked = !strcmp(l->m->looks[k].name, name);
-        if (asked) { *defidx = d; return j; }
+        const char *ver;
+        if (j == from || l->ns_scope != ns || !made_before(im, j, from, t, lazy)) continue;
+        if (best >= 0 && l->step >= im->mods[best].step) continue;
+        if (!asks(l->m, name, hash, &ver)) continue;
+        int found = scoped(im, j, name, hash, ver, 0, 0, -1, &d);
+        if (found < 0 || im->mods[found].m->defs[d].bind != STB_GNU_UNIQUE) continue;
+        best = j;
+        bestdef = d;
+        u = found;
+        if (known) break;
     }
-    return t;
+    if (best >= 0) *defidx = bestdef;
+    return u;
 }
 
 int lookup_in(const struct image *im, const struct searchlist *sl, const char *name, uint32_t hash,
               const char *ver, int *defidx)
 {
     int t = in_searchlist(im, sl, name, hash, ver, 0, 1, INT_MAX, -1, defidx);
-    /* a dlsym: the unique table holds what every load so far registered */
-    if (t >= 0 && im->mods[t].m->defs[*defidx].bind == STB_GNU_UNIQUE) t = unique_first(im, t, t, name, hash, ver, 0, defidx);
+    /* a dlsym: the unique table holds what every load so far entered */
+    if (t >= 0 && im->mods[t].m->defs[*defidx].bind == STB_GNU_UNIQUE) t = unique_first(im, -1, t, name, hash, 0, defidx);
     return t;
 }
 
@@ -108,6 +154,16 @@ int lookup_skip(const struct image *im, int from, const char *name, uint32_t has
 {
     int seen = observed_module(im, from, name, ver), sd;
     if (seen >= 0 && (sd = match(im->mods[seen].m, name, hash, ver, ver_hidden, 0)) >= 0) { *defidx = sd; return seen; }
+    int t = scoped(im, from, name, hash, ver, ver_hidden, lazy, skip, defidx);
+    if (t >= 0 && im->mods[t].m->defs[*defidx].bind == STB_GNU_UNIQUE)
+        t = unique_first(im, from, t, name, hash, lazy && !im->mods[from].now, defidx);
+    return t;
+}
+
+/* The lookup in from's scopes alone (lookup_skip's, before the unique table). */
+static int scoped(const struct image *im, int from, const char *name, uint32_t hash, const char *ver,
+                  int ver_hidden, int lazy, int skip, int *defidx)
+{
     int until = lazy && !im->mods[from].now ? (im->mods[from].ctor_step ? im->mods[from].ctor_step - 1 : INT_MAX)
                 : im->mods[from].step ? im->mods[from].step - 1 : 0;
     const struct lmod *l = &im->mods[from];
@@ -122,7 +178,6 @@ int lookup_skip(const struct image *im, int from, const char *name, uint32_t has
     int t = in_searchlist(im, first, name, hash, ver, ver_hidden, 0, first == &im->global ? until : INT_MAX, skip, defidx);
     if (t < 0 && second)
         t = in_searchlist(im, second, name, hash, ver, ver_hidden, 0, second == &im->global ? until : INT_MAX, skip, defidx);
-    if (t >= 0 && im->mods[t].m->defs[*defidx].bind == STB_GNU_UNIQUE) t = unique_first(im, from, t, name, hash, ver, ver_hidden, defidx);
     return t;
 }
 

@@ -24,10 +24,9 @@ const char *const bindkind_name[] = { BINDKINDS(NAME_ITEM) };
 
 static const char *lookver(const struct module *m, const struct lookref *l, int *hidden)
 {
-    *hidden = 0;
-    if (!m->has_versym || l->ver < 2 || l->ver >= m->nvers || !m->vers[l->ver].name) return NULL;
-    *hidden = m->vers[l->ver].hidden;
-    return m->vers[l->ver].name;
+    const char *v = version_name(m, l->ver);
+    *hidden = v ? m->vers[l->ver].hidden : 0;
+    return v;
 }
 
 /* The executable's PLT entry for name@ver, as a lookup that is no PLT
@@ -37,7 +36,7 @@ static int canon(const struct module *x, const char *name, const char *ver)
     for (int k = 0; x->ncanon && k < x->nrefs; k++) {
         const struct ref *r = &x->refs[k];
         if (!r->canon || strcmp(r->name, name)) continue;
-        const char *rv = x->has_versym && r->ver >= 2 && r->ver < x->nvers ? x->vers[r->ver].name : NULL;
+        const char *rv = version_name(x, r->ver);
         if (!ver || !rv || !strcmp(rv, ver)) return 1;
     }
     return 0;

@@ -69,3 +69,8 @@ int parse_versions(struct module *m, void *elf, void *section, int need)
     return bad ? -1 : 0;
 }
 
+
+const char *version_name(const struct module *m, unsigned ver)
+{
+    return m->has_versym && ver >= 2 && ver < (unsigned)m->nvers ? m->vers[ver].name : NULL;
+}

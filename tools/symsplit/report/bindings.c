@@ -15,7 +15,7 @@ void report_bindings(FILE *f, const struct image *im, const struct bound *b, int
     for (int i = 0; i < n; i++) {
         const struct module *m = im->mods[b[i].from].m;
         const struct lookref *l = &m->looks[b[i].look];
-        const char *ver = m->has_versym && l->ver >= 2 && l->ver < m->nvers ? m->vers[l->ver].name : NULL;
+        const char *ver = version_name(m, l->ver);
         fprintf(f, "binding\t%s\t%s\t%s\t%s\t%s\t%s\n", m->path, b[i].target >= 0 ? im->mods[b[i].target].m->path : "-",
                 l->name, ver ? ver : "-", bindkind_name[b[i].kind], b[i].observed ? "observed" : "modelled");
     }

@@ -46,7 +46,7 @@ static void captured(char **s, const struct image *im, const char *name, const s
 {
     const struct module *Y = im->mods[f->target].m;
     const struct def *yd = &Y->defs[f->def];
-    const char *ver = Y->has_versym && yd->ver >= 2 && yd->ver < Y->nvers ? Y->vers[yd->ver].name : NULL;
+    const char *ver = version_name(Y, yd->ver);
     if (f->how == H_EXE_OWN && yd->copy)
         cat(s, "%s holds a COPY-relocated copy of %s, taken from %s's", mname(im, f->target), name, mname(im, f->x));
     else if (f->how == H_HIDDEN)
