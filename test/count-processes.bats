@@ -6,6 +6,7 @@ load helpers
 
 @test "count-processes: a command's processes, itself included, and its exit status" {
 	[ "$(id -u)" = 0 ] || skip "needs root (a PID namespace)"
+	need_private_mounts   # --mount-proc: a mount namespace of its own for its /proc
 	run "$TOP/scripts/count-processes" sh -c '/bin/true; /bin/true; exit 3'
 	assert_equal "$status" 3
 	assert_output --regexp '^count-processes: 3 processes, [0-9.]+ CPU-s, [0-9.]+ s wall$'
