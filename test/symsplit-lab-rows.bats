@@ -74,7 +74,7 @@ column() {   # DIR FACT...
     make -s -C "$TOP" --no-print-directory matrix ROW="A B" CC=aarch64-linux-gnu-gcc LD=bfd B="$b" > "$BATS_TEST_TMPDIR/out" 2>&1
     facts=$("$TOP/scripts/verdict" --facts < "$BATS_TEST_TMPDIR/out")
     [[ $facts == *"B verdict=SPLIT"* ]] && [[ $facts == *"A verdict=no-split"* ]]
-    root=$("$TOP/scripts/toolchain" --run aarch64-linux-gnu-gcc); root=${root##* -L }
+    root=$("$TOP/scripts/toolchain" --make aarch64-linux-gnu-gcc bfd | tr ' ' '\n' | sed -n 's/^tc\.sysroot:=//p')
     run lab_rows --sysroot "$root" "$SYMSPLIT" "$b" matrix <<< "$facts"
     assert_success
     assert_line --regexp '^A agrees: exit 0'
