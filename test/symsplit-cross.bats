@@ -82,3 +82,57 @@ tls_case() {
     run ss --sysroot "$A64_ROOT" --bindings "$b/matrix/B/app"
     assert_line --regexp $'\tprintf\tGLIBC_2\.17\tnormal\tmodelled$'
 }
+
+# a64_case DIR SRC... : libapi.so from SRC (libapi.c, ifapi.c: a registry with
+# state beside a stateless reg_api the library calls itself) and the
+# executable with its own reg_api (appapi.c), as mkfixtures builds ok-stateless-fn
+a64_api() {
+    local d=$BATS_TEST_TMPDIR/$1 src=$TOP/tools/symsplit/dev/fixtures; shift
+    local r=(-Wl,-rpath,'$ORIGIN' -Wl,--enable-new-dtags -Wl,--no-as-needed)
+    mkdir -p "$d"
+    aarch64-linux-gnu-gcc -fPIC -O1 "${r[@]}" -shared -Wl,-soname,libapi.so -o "$d/libapi.so" "$@"
+    aarch64-linux-gnu-gcc -fPIE -pie -O1 "${r[@]}" -o "$d/app" "$src/appapi.c" -L"$d" -lapi
+}
+# a64_table DIR CFLAGS: split-shared-table (CFLAGS empty) or ok-shared-near
+# (-DG_TABLE=other_table), as mkfixtures builds them: app takes tab_put from
+# libtab.a, app-one does not; the two print the same unless the table is split
+a64_table() {
+    local d=$BATS_TEST_TMPDIR/$1 src=$TOP/tools/symsplit/dev/fixtures o; shift
+    local r=(-Wl,-rpath,'$ORIGIN' -Wl,--enable-new-dtags -Wl,--no-as-needed)
+    mkdir -p "$d"
+    for o in shtab shf; do aarch64-linux-gnu-gcc -fPIC -O1 -c -o "$d/$o.o" "$src/$o.c"; done
+    aarch64-linux-gnu-gcc -fPIC -O1 "$@" -c -o "$d/shg.o" "$src/shg.c"
+    aarch64-linux-gnu-gcc -fPIC -O1 "${r[@]}" -shared -Wl,-soname,libtab.so -o "$d/libtab.so" "$d/shtab.o" "$d/shf.o" "$d/shg.o"
+    aarch64-linux-gnu-ar rcs "$d/libtab.a" "$d/shf.o" "$d/shtab.o"
+    aarch64-linux-gnu-gcc -fPIE -pie -O1 "${r[@]}" -o "$d/app" "$src/appshared.c" "$d/libtab.a" -L"$d" -ltab
+    aarch64-linux-gnu-gcc -fPIE -pie -O1 "${r[@]}" -o "$d/app-one" "$src/appshared.c" -L"$d" -ltab
+}
+
+@test "aarch64 disassembly: a captured stateless function or IFUNC is INFO, a table written by one copy and read by another SPLIT, as the programs under qemu show" {
+    need_a64
+    local src=$TOP/tools/symsplit/dev/fixtures c
+    a64_api fn "$src/libapi.c" -Wl,-Bsymbolic-functions
+    a64_api ifunc "$src/ifapi.c"
+    for c in fn ifunc; do
+        a64 "$BATS_TEST_TMPDIR/$c/app" || fail "$c: the program failed under qemu"
+        run ss --info --sysroot "$A64_ROOT" "$BATS_TEST_TMPDIR/$c/app"
+        assert_success
+        assert_line --regexp "^INFO .* reg_api .*reaches no private state \\(per disassembly of the (function|implementations the IFUNC's resolver returns),? and "
+    done
+    a64_table split
+    a64_table near -DG_TABLE=other_table
+    for c in split near; do
+        if [ "$(a64 "$BATS_TEST_TMPDIR/$c/app")" = "$(a64 "$BATS_TEST_TMPDIR/$c/app-one")" ]; then
+            [ $c = near ] || fail "$c: app and app-one print the same under qemu"
+            run ss --sysroot "$A64_ROOT" "$BATS_TEST_TMPDIR/$c/app"
+            assert_success
+        else
+            [ $c = split ] || fail "$c: app and app-one differ under qemu"
+            run ss --sysroot "$A64_ROOT" "$BATS_TEST_TMPDIR/$c/app"
+            assert_failure 1
+            assert_line --regexp "^SPLIT .* tab_put .*per disassembly: one writes it, the other reads it"
+        fi
+    done
+    # no note that the machine's code is left unjudged
+    refute_line --partial "no disassembly"
+}

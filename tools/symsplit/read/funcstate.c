@@ -4,22 +4,21 @@
  * from the other copy, whatever else its module holds.
  *
  * Capstone disassembles the function (its .dynsym/.symtab size) and the
- * functions it calls directly, a few levels deep.  State is a memory operand
- * that lands in a writable section other than the GOT and RELRO (the GOT is
- * how exported data is shared: unified by binding), or a thread-local access
- * through %fs other than the stack-protector canary.  A direct call into code
+ * functions it calls directly, a few levels deep (insn.c reads each
+ * instruction).  State is an address read, written or formed that lands in
+ * a writable section other than the GOT and RELRO (the GOT is how exported
+ * data is shared: unified by binding), or a thread-local access other than
+ * the stack-protector canary.  A direct call into code
  * whose bounds are unknown (a stripped local function) makes the answer
  * unknown: the caller then falls back to the module-level estimate.
  * An IFUNC is judged by the implementations its resolver can return, or
  * under --pid by the one the process's slot holds (image_live.c).
- * x86-64 code only (machine.c); another machine's is always unknown. */
+ * x86-64 and AArch64 code (machine.c); another machine's is always unknown. */
 #include "base/symsplit.h"
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__x86_64__)
-#include <capstone/capstone.h>
-#endif
+#include "read/insn.h"
 
 #define DEPTH 3          /* callee levels followed */
 #define MAXFN 256        /* functions decoded per question */
@@ -112,7 +111,6 @@ void funcstate_free(void *p)
     free(s->starts); free(s->fns); free(s->code); free(s->priv); free(s);
 }
 
-#if defined(__x86_64__)
 static void touch(struct touches *t, uint64_t a, int acc)
 {
     for (int i = 0; i < t->n; i++)
@@ -121,48 +119,30 @@ static void touch(struct touches *t, uint64_t a, int acc)
     t->v[t->n++] = (struct touch){ a, acc };
 }
 
-/* What one memory operand does to the cell: read, write, or both when
- * Capstone does not say, or when only the address is taken (lea: a
- * callee may write through it). */
-static int access_of(const cs_insn *insn, const cs_x86_op *op)
-{
-    int acc = (op->access & CS_AC_READ ? TOUCH_READ : 0) | (op->access & CS_AC_WRITE ? TOUCH_WRITE : 0);
-    return insn->id == X86_INS_LEA || !acc ? TOUCH_READ | TOUCH_WRITE : acc;
-}
-
 /* 1 state, 0 none, -1 unknown; callees pushed on the work list.  col: every
  * private-state address touched is recorded there (decoding goes on past
  * the first one), else the first one ends the decoding. */
-static int decode(const struct fstate *s, csh h, uint64_t lo, uint64_t hi, uint64_t *work, int *nwork, int depth, int *unknown,
-                  struct touches *col)
+static int decode(const struct fstate *s, struct decoder *dc, uint64_t lo, uint64_t hi, uint64_t *work, int *nwork, int depth,
+                  int *unknown, struct touches *col)
 {
     const struct range *c = in(s->code, s->ncode, lo);
     if (!c || hi > c->hi) return -1;
     const uint8_t *code = c->bytes + (lo - c->lo);
     size_t size = hi - lo;
-    uint64_t addr = lo;
-    cs_insn *insn = cs_malloc(h);
-    int state = 0;
-    while ((col || !state) && cs_disasm_iter(h, &code, &size, &addr, insn)) {
-        const cs_x86 *x = &insn->detail->x86;
-        for (int k = 0; k < x->op_count && (col || !state); k++) {
-            const cs_x86_op *op = &x->operands[k];
-            if (op->type == X86_OP_MEM) {
-                if (op->mem.segment == X86_REG_FS) {   /* TLS, except the stack-protector canary */
-                    if (!(op->mem.base == X86_REG_INVALID && op->mem.index == X86_REG_INVALID && op->mem.disp == 0x28))
-                        state = 1;
-                    continue;
-                }
-                uint64_t t;
-                if (op->mem.base == X86_REG_RIP) t = insn->address + insn->size + op->mem.disp;
-                else if (op->mem.base == X86_REG_INVALID && op->mem.index == X86_REG_INVALID) t = (uint64_t)op->mem.disp;
-                else continue;
+    uint64_t addr = lo, at;
+    struct fx fx[FX_MAX];
+    int state = 0, n;
+    decoder_start(dc);
+    while ((col || !state) && decoder_next(dc, &code, &size, &addr, fx, &n, &at)) {
+        for (int k = 0; k < n && (col || !state); k++) {
+            uint64_t t = fx[k].addr;
+            if (fx[k].kind == FX_TLS) state = 1;
+            else if (fx[k].kind == FX_MEM || fx[k].kind == FX_ADDR) {
                 if (in(s->priv, s->npriv, t)) {
                     state = 1;
-                    if (col) touch(col, t, access_of(insn, op));
+                    if (col) touch(col, t, fx[k].kind == FX_ADDR ? TOUCH_READ | TOUCH_WRITE : fx[k].acc);
                 }
-            } else if (op->type == X86_OP_IMM && (insn->id == X86_INS_CALL || insn->id == X86_INS_JMP)) {
-                uint64_t t = (uint64_t)op->imm;
+            } else if (fx[k].kind == FX_BRANCH) {
                 if (t >= lo && t < hi) continue;                        /* a branch inside the function */
                 if (t >= s->plt.lo && t < s->plt.hi) continue;          /* out of the module: bound elsewhere */
                 if (!in(s->code, s->ncode, t)) continue;
@@ -172,16 +152,13 @@ static int decode(const struct fstate *s, csh h, uint64_t lo, uint64_t hi, uint6
             }
         }
     }
-    cs_free(insn, 1);
     return state;
 }
-#endif
 
 /* Is addr the start of an instruction?  The function around it is decoded
- * from its first byte.  1 yes, 0 no, -1 unknown (no bounds, not x86-64). */
+ * from its first byte.  1 yes, 0 no, -1 unknown (no bounds, no disassembly). */
 int insn_boundary(struct module *m, uint64_t addr)
 {
-#if defined(__x86_64__)
     if (!machine()->disasm) return -1;   /* another machine's code (machine.c) */
     if (!m->fstate) m->fstate = build(m);
     struct fstate *s = m->fstate;
@@ -195,76 +172,62 @@ int insn_boundary(struct module *m, uint64_t addr)
     if (!c || f->hi > c->hi) return -1;
     if (!s->starts) s->starts = xcalloc(s->nfns, sizeof *s->starts);
     if (!s->starts[at]) {   /* decode the whole function once: Capstone formats every instruction */
-        csh h;
-        if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK) return -1;
+        struct decoder *dc = decoder_open();
+        if (!dc) return -1;
         unsigned char *bits = s->starts[at] = xcalloc((f->hi - f->lo) / 8 + 1, 1);
         const uint8_t *code = c->bytes + (f->lo - c->lo);
         size_t size = f->hi - f->lo;
-        uint64_t a = f->lo;
-        cs_insn *insn = cs_malloc(h);
-        while (cs_disasm_iter(h, &code, &size, &a, insn)) {
-            uint64_t o = insn->address - f->lo;
+        uint64_t a = f->lo, ia;
+        while (decoder_step(dc, &code, &size, &a, &ia)) {
+            uint64_t o = ia - f->lo;
             bits[o / 8] |= 1 << (o % 8);
         }
-        cs_free(insn, 1);
-        cs_close(&h);
+        decoder_close(dc);
     }
     uint64_t o = addr - f->lo;
     return (s->starts[at][o / 8] >> (o % 8)) & 1;
-#else
-    (void)m; (void)addr;
-    return -1;
-#endif
 }
 
 /* An IFUNC's code is the implementation its resolver returns, not the
- * resolver: the candidates are the function starts the resolver takes the
- * address of (lea sym(%rip), or an immediate in position-dependent code).
- * Returns how many went into work (0: none found, the answer unknown). */
-static int ifunc_targets(const struct fstate *s, csh h, const struct def *d, uint64_t *work)
+ * resolver: the candidates are the function starts the resolver forms the
+ * address of (lea sym(%rip); adrp+add; an immediate in position-dependent
+ * code).  Returns how many went into work (0: none found, the answer unknown). */
+static int ifunc_targets(const struct fstate *s, struct decoder *dc, const struct def *d, uint64_t *work)
 {
     const struct range *c = in(s->code, s->ncode, d->value);
     if (!c || d->value + d->size > c->hi) return 0;
     const uint8_t *code = c->bytes + (d->value - c->lo);
     size_t size = d->size;
-    uint64_t addr = d->value;
-    int n = 0;
-    cs_insn *insn = cs_malloc(h);
-    while (n < MAXFN && cs_disasm_iter(h, &code, &size, &addr, insn)) {
-        const cs_x86 *x = &insn->detail->x86;
-        if (insn->id == X86_INS_CALL || insn->id == X86_INS_JMP) continue;
-        for (int k = 0; k < x->op_count && n < MAXFN; k++) {
-            const cs_x86_op *op = &x->operands[k];
-            uint64_t t;
-            if (op->type == X86_OP_MEM && op->mem.base == X86_REG_RIP && insn->id == X86_INS_LEA)
-                t = insn->address + insn->size + op->mem.disp;
-            else if (op->type == X86_OP_IMM) t = (uint64_t)op->imm;
-            else continue;
+    uint64_t addr = d->value, at;
+    struct fx fx[FX_MAX];
+    int n = 0, nfx;
+    decoder_start(dc);
+    while (n < MAXFN && decoder_next(dc, &code, &size, &addr, fx, &nfx, &at)) {
+        for (int k = 0; k < nfx && n < MAXFN; k++) {
+            uint64_t t = fx[k].addr;
+            if (fx[k].kind != FX_ADDR && fx[k].kind != FX_IMM) continue;
             if (t == d->value || !fn_at(s, t)) continue;
             int seen = 0;
             for (int j = 0; j < n && !seen; j++) seen = work[j] == t;
             if (!seen) work[n++] = t;
         }
     }
-    cs_free(insn, 1);
     return n;
 }
 
 /* The walk behind function_state and function_touches. */
 static int walk(struct module *m, const struct def *d, struct touches *col)
 {
-#if defined(__x86_64__)
     if (d->kind != K_FUNC || !d->size || !machine()->disasm) return -1;
     if (!m->fstate) m->fstate = build(m);
     const struct fstate *s = m->fstate;
-    csh h;
-    if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK) return -1;
-    cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
+    struct decoder *dc = decoder_open();
+    if (!dc) return -1;
     uint64_t work[MAXFN];
     int depthof[MAXFN], nwork = 1, unknown = 0, state = 0;
     work[0] = d->value;
     if (d->ifunc && d->impl && fn_at(s, d->impl)) work[0] = d->impl;   /* what the process's resolver returned */
-    else if (d->ifunc && !(nwork = ifunc_targets(s, h, d, work))) { cs_close(&h); return -1; }
+    else if (d->ifunc && !(nwork = ifunc_targets(s, dc, d, work))) { decoder_close(dc); return -1; }
     for (int i = 0; i < nwork; i++) depthof[i] = 0;
     for (int i = 0; i < nwork && (col || !state); i++) {
         int seen = 0;
@@ -273,17 +236,13 @@ static int walk(struct module *m, const struct def *d, struct touches *col)
         const struct range *f = fn_at(s, work[i]);
         uint64_t hi = f ? f->hi : work[i] + d->size;
         int before = nwork;
-        int r = decode(s, h, work[i], hi, work, &nwork, depthof[i], &unknown, col);
+        int r = decode(s, dc, work[i], hi, work, &nwork, depthof[i], &unknown, col);
         for (int j = before; j < nwork; j++) depthof[j] = depthof[i] + 1;
         if (r < 0) unknown = 1;
         if (r > 0) state = 1;
     }
-    cs_close(&h);
+    decoder_close(dc);
     return state ? 1 : unknown ? -1 : 0;
-#else
-    (void)m; (void)d; (void)col;
-    return -1;
-#endif
 }
 
 int function_state(struct module *m, const struct def *d) { return walk(m, d, NULL); }

@@ -7,8 +7,8 @@
  *
  * What is machine-specific in reading ELF is data here.  The disassembly
  * (funcstate.c: does a function reach state of its own; calls.c's
- * confirmation of a direct call) is x86-64's only: on another machine its
- * answer is "unknown", and the run says so (machine_note). */
+ * confirmation of a direct call) reads x86-64 and AArch64 code (insn.c): on
+ * another machine its answer is "unknown", and the run says so (machine_note). */
 #include "base/symsplit.h"
 #include <elf.h>
 #include <stdio.h>
@@ -27,7 +27,7 @@ static const struct machine machines[] = {
     { EM_AARCH64, ELFCLASS64, "aarch64", R_AARCH64_COPY, R_AARCH64_JUMP_SLOT, R_AARCH64_GLOB_DAT,
       R_AARCH64_IRELATIVE, R_AARCH64_TLS_DTPMOD, R_AARCH64_TLS_TPREL, R_AARCH64_TLSDESC,
       "lib/aarch64-linux-gnu", "aarch64", "/lib/aarch64-linux-gnu:/usr/lib/aarch64-linux-gnu:/lib:/usr/lib",
-      0x0a00, 0 },
+      0x0a00, 1 },
     { EM_386, ELFCLASS32, "i386", R_386_COPY, R_386_JMP_SLOT, R_386_GLOB_DAT,
       R_386_IRELATIVE, R_386_TLS_DTPMOD32, R_386_TLS_TPOFF, R_386_TLS_DESC,
       "lib/i386-linux-gnu", "i686", "/lib/i386-linux-gnu:/usr/lib/i386-linux-gnu:/lib:/usr/lib",
@@ -70,7 +70,7 @@ int machine_foreign(void) { return run_machine != &machines[HOST]; }
 void machine_note(FILE *f)
 {
     if (!run_machine->disasm)
-        fprintf(f, "symsplit: note: %s objects: no disassembly (x86-64 only), so whether a function reaches state of "
+        fprintf(f, "symsplit: note: %s objects: no disassembly (x86-64 and aarch64 only), so whether a function reaches state of "
                    "its own is not judged (a second copy of a function is taken to carry its module's state) and a "
                    "direct call to an own export is found by its branch encoding alone\n", run_machine->name);
 }
