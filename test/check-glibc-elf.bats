@@ -80,3 +80,21 @@ EOF
     assert_failure 2
     assert_output --partial "no program of"
 }
+
+@test "check-glibc-elf: a row run lazily (LD_BIND_NOW= ) compares the lookups the run made; a slot never called is counted apart, not a disagreement" {
+    cat > "$src/elf/fx-lazy.c" <<'C'
+#include <stdlib.h>
+extern int fx_needed(void);
+static int do_test(void)
+{
+    if (!fx_needed()) abort();   /* never called: its lazy slot stays unbound */
+    return 0;
+}
+#include <support/test-driver.c>
+C
+    echo "fx-lazy | lazy run | fx-needed.so: fx-needed.c; fx-lazy: fx-lazy.c fx-needed.so -Wl,-z,lazy | LD_BIND_NOW= |" >> "$BATS_TEST_TMPDIR/programs"
+    run check "$SYMSPLIT" "$BATS_TEST_TMPDIR/out" --source "$src" --programs "$BATS_TEST_TMPDIR/programs" fx-lazy
+    assert_success
+    assert_line --regexp "^fx-lazy .* lazy run: [0-9]+ modelled lookups never made"
+    refute_line --regexp "^  fx-lazy: fx-lazy abort@"
+}

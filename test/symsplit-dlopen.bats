@@ -189,3 +189,15 @@ timeline() {
     run ss --allow "$BATS_TEST_TMPDIR/allow2" "$FX/split-protected/app"
     assert_failure 1
 }
+
+@test "dlmopen: --dlopen PATH:newns opens PATH in a namespace of its own, whose global scope is PATH and its dependencies: plugin.so binds its own libB.so, as the loader does" {
+    # the loader's record of dlmopen(LM_ID_NEWLM, plugin.so) (fixture deepbind)
+    run bash -c 'LD_DEBUG=bindings timeout -k 2 10 "$1/app" "$1/plugin.so:newlm" 2>&1 > /dev/null | "$2" --names --bindings "reg_count'\''"' _ "$FX/deepbind" "$TOP/scripts/ld-debug"
+    assert_output "binding file plugin.so [1] to libB.so [1]: normal symbol \`reg_count'"
+    run ss --bindings --dlopen "$FX/deepbind/plugin.so:newns" "$FX/deepbind/app"
+    assert_success
+    assert_line --regexp "^binding	[^	]*/plugin.so	[^	]*/libB.so	reg_count	-	normal	modelled$"
+    # a plain dlopen: the executable's libA.so answers first, from the global scope
+    run ss --bindings --dlopen "$FX/deepbind/plugin.so" "$FX/deepbind/app"
+    assert_line --regexp "^binding	[^	]*/plugin.so	[^	]*/libA.so	reg_count	-	normal	modelled$"
+}

@@ -1,4 +1,4 @@
-/* symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind][:by=MODULE]]... [--allow FILE] [--json] EXECUTABLE...
+/* symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind][:newns][:by=MODULE]]... [--allow FILE] [--json] EXECUTABLE...
  * --info also prints the rows that do not make the exit status (MAYBE, INFO).
  * Exit: 0 no split, 1 split found, 2 error (malformed input, bad usage), 3 an image cannot load. */
 #include "report/report.h"
@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define USAGE "usage: symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind][:by=MODULE]]... [--dlsym NAME[@VER]]... [--host node|python] [--preload LIB]... [--allow FILE] [--json] [--json-out FILE] [--info] [--copies] [--strict] [--sysroot DIR] EXECUTABLE...\n" \
+#define USAGE "usage: symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind][:newns][:by=MODULE]]... [--dlsym NAME[@VER]]... [--host node|python] [--preload LIB]... [--allow FILE] [--json] [--json-out FILE] [--info] [--copies] [--strict] [--sysroot DIR] EXECUTABLE...\n" \
               "       symsplit --bindings [--dlopen ...]... [--preload LIB]... EXECUTABLE... | --pid PID | --trace -- CMD\n" \
               "       symsplit [options] --pid PID | --maps FILE [EXECUTABLE]\n" \
               "       symsplit [options] --trace -- CMD [ARGS]\n"
@@ -20,7 +20,8 @@
     "Models how ld.so would bind EXECUTABLE (never runs it) and reports split state:\n" \
     "two live copies of one definition, references partitioned between them.\n" \
     "  --dlopen PATH[:flags]  a module the program opens at run time, in program order;\n" \
-    "                         flags: local (default) | global, now | lazy, deepbind\n" \
+    "                         flags: local (default) | global, now | lazy, deepbind,\n" \
+    "                         newns (dlmopen(LM_ID_NEWLM): a namespace of its own)\n" \
     "                         by=MODULE: MODULE calls dlopen (its search rules; default: the executable)\n" \
     "  --dlsym NAME[@VER]     the host looks NAME up on a --dlopen handle (globs, repeatable)\n" \
     "  --host node|python     the entry points that host looks up (N-API, PyInit_*)\n" \
@@ -59,14 +60,15 @@ static int usage(const char *why)
     return 2;
 }
 
-/* PATH[:local|:global][:now|:lazy][:deepbind][:by=MODULE], flags in any order after the
+/* PATH[:local|:global][:now|:lazy][:deepbind][:newns][:by=MODULE], flags in any order after the
  * path.  A trailing ":word" of letters that is no flag is a typo, unless the
  * whole argument names an existing file. */
 static int dlopen_arg(const char *arg, struct dlopen_req *r, char **err)
 {
-    static const char *const flags[] = { "local", "global", "now", "lazy", "deepbind" };
+    static const char *const flags[] = { "local", "global", "now", "lazy", "deepbind", "newns" };
+    static int namespaces;   /* the dlmopen(LM_ID_NEWLM) namespaces made so far */
     char *p = xstrdup(arg), *c;
-    int seen[5] = { 0 };     /* none given: RTLD_LOCAL, as dlopen defaults */
+    int seen[6] = { 0 };     /* none given: RTLD_LOCAL, as dlopen defaults */
     while ((c = strrchr(p, ':')) && access(arg, F_OK) != 0) {
         size_t k = 0;
         if (!strncmp(c + 1, "by=", 3)) {   /* the module that calls dlopen: its search rules */
@@ -75,10 +77,10 @@ static int dlopen_arg(const char *arg, struct dlopen_req *r, char **err)
             *c = 0;
             continue;
         }
-        while (k < 5 && strcmp(c + 1, flags[k])) k++;
-        if (k == 5) {
+        while (k < 6 && strcmp(c + 1, flags[k])) k++;
+        if (k == 6) {
             if (c[1] && strspn(c + 1, "abcdefghijklmnopqrstuvwxyz") == strlen(c + 1)) {
-                *err = xasprintf("--dlopen %s: unknown flag '%s' (flags: local, global, now, lazy, deepbind, by=MODULE)", arg, c + 1);
+                *err = xasprintf("--dlopen %s: unknown flag '%s' (flags: local, global, now, lazy, deepbind, newns, by=MODULE)", arg, c + 1);
                 return -1;
             }
             break;
@@ -94,6 +96,7 @@ static int dlopen_arg(const char *arg, struct dlopen_req *r, char **err)
     r->kind = seen[1] ? SC_GLOBAL : SC_LOCAL;
     r->deepbind = seen[4];
     r->lazy = seen[3];
+    r->ns = seen[5] ? ++namespaces : 0;   /* dlmopen(LM_ID_NEWLM): a namespace of its own */
     r->path = p;
     return 0;
 }
