@@ -80,3 +80,25 @@ sym() {
         done
     done
 }
+
+@test "symsplit: a replacement allocator preloaded that defines glibc's internal aliases (__libc_malloc, as mimalloc and tcmalloc do) is another library: libc's references bind it by design, COLLISION med, exit 0, from the files, under --trace and --pid" {
+    d=$FX/allocator
+    run env LD_PRELOAD="$d/libbump.so.1" timeout -k 2 10 "$d/app"
+    assert_success
+    bound=$(env LD_PRELOAD="$d/libbump.so.1" LD_BIND_NOW=1 LD_DEBUG=bindings timeout -k 2 10 "$d/app" 2>&1 >/dev/null |
+        grep -c "binding file [^ ]*/libc.so.6 \[0\] to $d/libbump.so.1 \[0\]: normal symbol \`malloc'")
+    [ "$bound" -ge 1 ]
+    for mode in files trace pid; do
+        case $mode in
+        files) run --separate-stderr ss --preload "$d/libbump.so.1" "$d/app" ;;
+        trace) run --separate-stderr ss --preload "$d/libbump.so.1" --trace -- "$d/app" ;;
+        pid)   rm -f "$BATS_TEST_TMPDIR/pause"
+               live_start env LD_PRELOAD="$d/libbump.so.1" "$d/app"
+               run --separate-stderr ss --pid "$LIVE_PID"
+               live_end ;;
+        esac
+        assert_success
+        refute_line --regexp '^SPLIT '
+        assert_line --regexp '^COLLISION +med +libbump.so.1\+libc.so.6 .*different libraries.*an override by design: libbump.so.1, which needs libc.so.6, takes these functions. references from it \(not harmful\)'
+    done
+}

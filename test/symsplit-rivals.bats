@@ -93,3 +93,14 @@ print(r["sev"], r["harm"], r["harmful"], r["died"]["signal"], r["died"]["printed
     [[ $stderr == *"no finding ties its end to one"* ]]
     assert_success
 }
+
+@test "symsplit: a part one major needs (libwdk.so.1) beside the other major, which holds the same code (libwid.so.2): its reference crossed, the process fails; COLLISION high naming them parts of two versions of one library, never SPLIT, exit 1" {
+    rivals libwid.so.2:global libwid.so.1
+    [ "$truth" -eq 1 ] || { echo "the fixture exited $truth, not 1"; false; }
+    d=$FX/rivals
+    env LD_BIND_NOW=1 LD_DEBUG=bindings timeout -k 2 10 "$d/app" "$d/libwid.so.2:global" "$d/libwid.so.1" 2>&1 |
+        grep -q "binding file $d/libwid.so.1 \[0\] to $d/libwid.so.2 \[0\]: normal symbol \`wdk_add'"
+    assert_failure 1
+    refute_line --regexp '^SPLIT '
+    assert_line --regexp '^COLLISION +high +wdk_[a-z]+ +.*libwid.so.2 and libwdk.so.1 are different libraries \(parts of two versions of one library\).*libwid.so.1 depends on libwdk.so.1 but its reference resolves to libwid.so.2.s copy.*harmful'
+}

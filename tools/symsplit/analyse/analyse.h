@@ -27,15 +27,16 @@ struct finding {
     const char *ev_state; uint64_t ev_addr; int ev_seen;
 };
 /* collide.c: two different libraries exporting the same names (one pair). */
-enum { D_MAJOR = 1, D_NAMES };  /* why different: another version of one base name; another name whose shared
-                                 * definitions are other code (sizes differ: an implementation of the same interface) */
+enum { D_MAJOR = 1, D_NAMES, D_PART };  /* why different: another version of one base name; another name whose shared
+                                 * definitions are other code (sizes differ: an implementation of the same interface);
+                                 * a part of another version (a module another major needs: libgdk-3 beside libgtk-4) */
 struct collision {
     int a, b;                /* module indices, a < b */
     int shared;              /* exported names both define */
     int unver[2];            /* of them, those a (0) or b (1) defines unversioned where the other versions them */
     int bare;                /* of them, those neither versions: a reference to one carries no version to choose by */
     const char *example;     /* one shared name */
-    int different, decided;  /* 0 same library (or unknown), D_MAJOR, D_NAMES */
+    int different, decided;  /* 0 same library (or unknown), D_MAJOR, D_NAMES, D_PART */
     int first, meet;         /* module the global scope finds first (-1 neither); the names meet in a scope */
     int types;               /* of the shared names, GObject type registrations (*_get_type), */
     const char *type_name;   /* the first of them */

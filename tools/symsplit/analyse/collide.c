@@ -142,6 +142,32 @@ static int base_of(const char *soname, size_t *base)
     return 1;
 }
 
+/* One base name (libgtk-3.so.0 and libgtk-4.so.1; a SONAME and itself) */
+static int same_base(const struct module *a, const struct module *b)
+{
+    size_t ba, bb;
+    return a->soname && b->soname && base_of(a->soname, &ba) && base_of(b->soname, &bb) && ba == bb &&
+           !strncmp(a->soname, b->soname, ba);
+}
+
+/* Two versions of one library: one base name, another SONAME. */
+static int other_major(const struct module *a, const struct module *b)
+{
+    return same_base(a, b) && strcmp(a->soname, b->soname);
+}
+
+/* Is a a part of another version of b's library: a module that needs a
+ * (DT_NEEDED) is another major of b?  GTK 3's libgdk-3, which libgtk-3
+ * needs, beside libgtk-4, into which GTK 4 took GDK: their shared
+ * definitions are mostly of one size (generated type functions), yet they
+ * are two versions of GDK. */
+static int part_of_other_major(const struct image *im, const struct module *a, const struct module *b)
+{
+    for (int i = 0; i < im->n; i++)
+        if (im->mods[i].m != a && module_needs(im->mods[i].m, a) && other_major(im->mods[i].m, b)) return 1;
+    return 0;
+}
+
 static void decide(struct pairs *ps, struct collision *c)
 {
     struct module *A = ps->im->mods[c->a].m, *B = ps->im->mods[c->b].m;
@@ -154,11 +180,12 @@ static void decide(struct pairs *ps, struct collision *c)
     if (module_needs(B, A) && c->unver[1] < c->shared) return;
     int own = module_needs(A, B) || module_needs(B, A);   /* ... and here, one that does */
     if (!base_of(A->soname, &ba) || !base_of(B->soname, &bb)) return;
-    if (ba == bb && !strncmp(A->soname, B->soname, ba)) {
-        if (strcmp(A->soname, B->soname)) c->different = D_MAJOR;   /* libfoo.so.1 and libfoo.so.2 */
+    if (same_base(A, B)) {
+        if (other_major(A, B)) c->different = D_MAJOR;   /* libfoo.so.1 and libfoo.so.2 */
         return;
     }
     if (common_family(A, B)) return;   /* a bundled copy of a known library */
+    if (part_of_other_major(ps->im, A, B) || part_of_other_major(ps->im, B, A)) { c->different = D_PART; return; }
     /* another name: a copy is the same code, whatever share of the
      * interface it carries; another library implementing that interface on
      * purpose (one runtime written to replace another) is other code: most

@@ -61,13 +61,16 @@ static const struct family F[] = {
     { "lz4", "lz4", "", "", "LZ4_compress_default", NULL, "low", "no process-wide state", NULL },
     { "snappy", "snappy", "", "", "snappy11RawCompress snappy10Uncompress", NULL, "low", "no process-wide state", NULL },
     { "expat", "expat", "XML_ParserCreate XML_ExpatVersion", "", "", "expat_", "low", "no process-wide state", NULL },
-    { "allocator", "glibc malloc", "__libc_malloc", "", "", NULL, "high",
-      "the heap: memory freed through another copy corrupts it", NULL },
     { "allocator", "jemalloc", "je_malloc je_mallocx mallocx", "", "je_a0malloc je_mallocx", NULL, "high",
       "the heap: memory freed through another copy corrupts it", "<jemalloc>" },
     { "allocator", "mimalloc", "mi_malloc", "", "", NULL, "high", "the heap: memory freed through another copy corrupts it",
       "mimalloc: " },
     { "allocator", "tcmalloc", "tc_malloc", "", "", NULL, "high", "the heap: memory freed through another copy corrupts it", NULL },
+    /* glibc's last: mimalloc and tcmalloc define its internal aliases
+     * (__libc_malloc ...) so that glibc's own calls reach them; that makes
+     * them no copy of glibc's malloc */
+    { "allocator", "glibc malloc", "__libc_malloc", "", "", NULL, "high",
+      "the heap: memory freed through another copy corrupts it", NULL },
     /* libc++ first: libc++abi defines libstdc++'s __cxa_ names too. Its
      * inline namespace is std::__1, Chromium's std::Cr (wrtc.node, skia);
      * libc++abi's own type and message prefix find a stripped copy. */
@@ -150,11 +153,26 @@ static struct copy *fingerprint(struct module *m)
 }
 
 
+/* The variant of group f (its first row) a module exports or hides: the
+ * first of the group's rows it carries, as find_copies names it; -1 for none. */
+static long variant_of(const struct copy *c, size_t f)
+{
+    for (size_t g = f; g < NF && !strcmp(F[g].group, F[f].group); g++)
+        if (c[g].found && c[g].kind != 2) return (long)g;
+    return -1;
+}
+
+/* One library's copies: the same variant of one group.  Another variant is
+ * other code that implements the same names (BoringSSL's OpenSSL names, a
+ * replacement allocator's __libc_malloc). */
 int common_family(struct module *a, struct module *b)
 {
     const struct copy *ca = fingerprint(a), *cb = fingerprint(b);
-    for (size_t f = 0; f < NF; f++)
-        if (ca[f].found && cb[f].found && ca[f].kind != 2 && cb[f].kind != 2) return 1;
+    for (size_t f = 0; f < NF; f++) {
+        if (f && !strcmp(F[f].group, F[f - 1].group)) continue;
+        long va = variant_of(ca, f);
+        if (va >= 0 && va == variant_of(cb, f)) return 1;
+    }
     return 0;
 }
 

@@ -62,7 +62,7 @@ static void decide_collision(struct decision *d, const struct collision *c)
      * names): harmful with no reference crossed.  Versioned names carry
      * their choice with them; two local scopes wait for a promotion (the
      * latent pass). */
-    d->scoped = !d->crossed && c->different == D_MAJOR && c->bare > 0 && c->first >= 0;
+    d->scoped = !d->crossed && (c->different == D_MAJOR || c->different == D_PART) && c->bare > 0 && c->first >= 0;
     /* Two libraries registering types of one name in the one registry
      * both need (GObject's): the second's types are refused whatever the
      * scopes, as soon as both are used (measured: libsoup 2.4 and 3.0 both

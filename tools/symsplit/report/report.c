@@ -257,7 +257,8 @@ static void print_collision(struct report *r, const struct image *im, const stru
     const char *mods[2] = { mname(im, c->a), mname(im, c->b) };
     char *why = opening(im, fs);
     cat(&why, "%s and %s are different libraries (%s) that export ", mods[0], mods[1],
-        c->different == D_MAJOR ? "two versions of one name" : "other names, and other code behind the names in common");
+        c->different == D_MAJOR ? "two versions of one name" :
+        c->different == D_PART ? "parts of two versions of one library" : "other names, and other code behind the names in common");
     cat(&why, "%d name(s) in common (%s%s", c->shared, c->example, c->shared > 1 ? ", ..." : "");
     cat(&why, "); %s%s%s", c->first < 0 ? "neither is in the global scope" : "the global scope finds ",
         c->first < 0 ? "" : mname(im, c->first), c->first < 0 ? "" : " first");
@@ -312,7 +313,7 @@ static void print_collision(struct report *r, const struct image *im, const stru
          *jpb = json_str(im->mods[c->b].m->path), *jf = c->first < 0 ? xstrdup("null") : json_str(mname(im, c->first));
     char *extra = xasprintf(",\"libraries\":[{\"module\":%s,\"path\":%s},{\"module\":%s,\"path\":%s}],\"shared\":%d,"
                             "\"different\":\"%s\",\"first\":%s,\"crossed\":%d,\"unversioned\":%d,\"harm\":\"%s\"",
-                            ja, jpa, jb, jpb, c->shared, c->different == D_MAJOR ? "version" : "names", jf, c->crossed, c->bare,
+                            ja, jpa, jb, jpb, c->shared, c->different == D_NAMES ? "names" : "version", jf, c->crossed, c->bare,
                             it->died ? "died" : it->registry ? "registry" : it->scoped ? "scope" : replaced(c) ? (c->kept ? "split" : "override")
                                                                    : it->crossed ? "crossed" : "none");
     free(ja); free(jpa); free(jb); free(jpb); free(jf);
