@@ -50,6 +50,29 @@ rows() { sed "s|$1/||g" "$2"; }
     diff "$BATS_TEST_TMPDIR/small" <(rows "$big" "$BATS_TEST_TMPDIR/big")
 }
 
+# 5 times the plugins: linear costs 5 times, quadratic 25 (the latent
+# passes before each kept the unpromoted bindings: 130 CPU-s at 10,000, 60
+# times 2,000's); the limit is a ratio of two runs on one machine at one
+# time, so the load weighs on both
+@test "symsplit: 10,000 RTLD_LOCAL plugins sharing their names cost under 15 times what 2,000 do (not quadratic), the rows those of 100" {
+    local small big two
+    small=$(plugins 100)
+    two=$(plugins 2000)
+    big=$(plugins 10000)
+    run ss $(cat "$small/dlopen-args") "$small/plughost"
+    assert_success
+    rows "$small" <(echo "$output") > "$BATS_TEST_TMPDIR/small"
+    cpu_run "$BATS_TEST_TMPDIR/two" timeout -k 2 300 "$SYMSPLIT" $(cat "$two/dlopen-args") "$two/plughost"
+    [ "$CPU_STATUS" -eq 0 ] || { cat "$BATS_TEST_TMPDIR/two.err"; echo "exit $CPU_STATUS after $CPU CPU-s"; false; }
+    local two_cpu=$CPU
+    # 15 times 2,000's, at least 15 CPU-s (2,000 can take under 1): the
+    # quadratic passes took 130
+    cpu_run "$BATS_TEST_TMPDIR/big" timeout -k 2 300 "$SYMSPLIT" $(cat "$big/dlopen-args") "$big/plughost"
+    [ "$CPU_STATUS" -eq 0 ] || { cat "$BATS_TEST_TMPDIR/big.err"; echo "exit $CPU_STATUS after $CPU CPU-s"; false; }
+    cpu_under "$(awk -v t="$two_cpu" 'BEGIN { l = 15 * t; print (l < 15 ? 15 : l) }')"
+    diff "$BATS_TEST_TMPDIR/small" <(rows "$big" "$BATS_TEST_TMPDIR/big")
+}
+
 # an allowlist counts the rows it suppresses in every latent pass: with one
 # (naming nothing here) every pass is whole, the way each was made before
 @test "symsplit: a latent pass analyses only the names the promotion can change, and its rows are those of a whole pass (an allowlist makes every pass whole)" {

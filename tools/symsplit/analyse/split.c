@@ -16,6 +16,7 @@
  * independent instances), nor different versions of one name. */
 #include "analyse/analyse.h"
 #include <elf.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,10 +37,41 @@ struct group {
     int lookups;                     /* sources that look the name up (a reference, a self-reference) */
     int order;                       /* this pass: the seq of the source that made the group first */
     int mark;                        /* the pass that selected it */
+    int failed;                      /* this pass: lookups that found nothing */
+    struct kept *kept;               /* the unpromoted pass's, for the latent passes (NULL: none kept) */
     /* one pass's: */
     struct binding *b; int n, cap;
+    int *bs;                         /* bs[i]: the source of binding i when it is a lookup, else -1 */
     int *used;                       /* used[k]: the first binding of definer k at its best confidence, -1 none */
 };
+/* What a source's lookup asks: the version, hidden or not, lazy or not */
+struct ask { const char *ver; int hid, lazy; };
+/* What a group's unpromoted pass gave, kept so that a latent pass makes
+ * again only what the promotion changes: the bindings (patched in place for
+ * the pass, then restored), each definer's strongest one (used), each
+ * binding's strongest capture, and for each binding the definers in its
+ * binder's closure (the used[] entries that capture reads for it). */
+struct kept {
+    struct binding *b; int n;
+    int *used;
+    struct finding *f;               /* f[i]: binding i's strongest capture, */
+    signed char *fc;                 /* fc[i]: its conf, -1 none (read in every pass: kept apart) */
+    int *cl, *clo, ncl, clcap;       /* binding i's definers: cl[clo[i]] .. cl[clo[i + 1] - 1] */
+    int *bk;                         /* bk[i]: the definer binding i binds, -1 none */
+    int *fixed, *nlook;              /* per definer: best conf of the bindings no promotion moves (-1 none); lookups bound to it */
+    int *rev, *revo;                 /* per definer: the bindings to it, ascending */
+    /* the lookups, the latest step they see first, with what each asks and
+     * whether its answer is unique: read in every latent pass, here and
+     * not from the module (one cache miss per plugin per pass) */
+    struct look { int pos, until, unique; struct ask a; } *lk; int nlk;
+    struct dfact { uint64_t size; signed char kind, weak; } *df;   /* per definer: its definition's */
+    int *chg;                        /* per binding: the pass that moved it */
+    int *mark, *vis, *fpass, *fpos;  /* per definer: the pass that changed used[k], that asked it again,
+                                      * that moved a binding to it, and the first binding moved to it */
+    int *upos, *uold, nu, ucap;      /* this pass's used[] changes, to undo */
+    int *cpos, ncp, cpcap; struct binding *cold;   /* this pass's moved bindings, to undo */
+};
+static void kept_free(struct kept *kp);
 struct slot { const char *name; uint32_t hash; int ndef, last, group; };
 struct names { struct slot *s; size_t mask; };
 
@@ -71,9 +103,12 @@ struct analysis {
     int asked;                       /* capture() asked shared_state() (another name's bindings) */
     /* latent passes: the unpromoted model, analysed once (based) */
     int based, differ;               /* differ: two different libraries share names: every pass is whole */
-    char *global0;                   /* in the global scope unpromoted, one per module */
+    int *join0;                      /* 1 + the step it joined the global scope at unpromoted, 0 not there */
+    int *pmark;                      /* the pass whose promotion made the module global */
+    signed char *cbound;             /* comp_bound()'s answers, -3 not asked */
     int *sens; int nsens, senscap;   /* the sensitive groups */
     int pass;                        /* marks groups selected by this pass */
+    int step;                        /* the step the promotion of this latent pass joins at */
     int whole, part;                 /* latent passes made whole (the fallback), by the promoted names */
 };
 static struct slot *find(struct names *t, const char *name, uint32_t hash, int insert)
@@ -106,11 +141,17 @@ static void add_source(struct analysis *c, struct slot *sl, int kind, int mod, i
     gr->src[gr->nsrc++] = (struct source){ c->nseq++, kind, mod, idx, -1, 0, 0 };
 }
 
-/* A binding of this pass; the first makes the group (its order) */
-static void bind(struct group *gr, int seq, struct binding b)
+/* A binding of this pass; the first makes the group (its order); src:
+ * the source whose lookup made it, -1 none */
+static void bind(struct group *gr, int seq, struct binding b, int src)
 {
     if (gr->order < 0) gr->order = seq;
-    GROW(gr->b, gr->n, gr->cap);
+    if (gr->n >= gr->cap) {
+        gr->cap = gr->cap ? 2 * gr->cap : 8;
+        gr->b = xrealloc(gr->b, gr->cap * sizeof *gr->b);
+        gr->bs = xrealloc(gr->bs, gr->cap * sizeof *gr->bs);
+    }
+    gr->bs[gr->n] = src;
     gr->b[gr->n++] = b;
 }
 
@@ -380,21 +421,32 @@ static int direct_dep(const struct image *im, int r, int x)
     return 0;
 }
 
-/* The strongest capture of one name, or 0. */
-static int capture(struct analysis *c, struct group *gr, struct finding *out)
+/* The last shared_state question of a capture() and its answer */
+struct shared { int x, xd, y, yd, conf; struct finding f; };
+
+/* "Best evidence first; of two as good, the one the process showed": does
+ * f replace the best so far? */
+static int better(const struct finding *f, const struct finding *best, int found)
+{
+    return !found || f->conf < best->conf || (f->conf == best->conf && f->observed && !best->observed);
+}
+
+/* Binding i's strongest capture in *out (the first of equals): its conf,
+ * -1 none.  kp: the unpromoted pass, noting the definers in the binder's
+ * closure (every used[] entry this reads) */
+static int capture_of(struct analysis *c, struct group *gr, int i, struct shared *q, struct finding *out, struct kept *kp)
 {
     const struct image *im = c->im;
     int found = 0;
-    int sx = -1, sxd = -1, sy = -1, syd = -1, sconf = -1;   /* the last shared_state question and answer */
-    struct finding sf;
-    index_used(gr);
-    for (int i = 0; i < gr->n; i++) {
-        const struct binding *b = &gr->b[i];
+    const struct binding *b = &gr->b[i];
+    if (kp) kp->clo[i] = kp->ncl;
+    out->conf = -1;
+    {
         /* a module's own hidden copy (.symtab) also captures it, from the
          * exported copy in its own dependencies (--exclude-libs) */
         int own_hidden = b->how == H_HIDDEN && b->binder == b->target &&
                          im->mods[b->target].m->defs[b->def].kind == K_FUNC;   /* code (DW.ref.* data are per module by design) */
-        if (b->how != H_LOOKUP && b->how != H_EXE_OWN && !own_hidden) continue;
+        if (b->how != H_LOOKUP && b->how != H_EXE_OWN && !own_hidden) return -1;
         const struct module *Y = im->mods[b->target].m;
         const struct def *yd = &Y->defs[b->def];
         const struct closure *cl = closure_of(c, b->binder);
@@ -402,6 +454,7 @@ static int capture(struct analysis *c, struct group *gr, struct finding *out)
         for (int k = next_in_closure(gr, cl, -1); k < gr->nd; k = next_in_closure(gr, cl, k)) {
             int x = gr->dm[k], xd = gr->dk[k];
             const struct module *X = im->mods[x].m;
+            if (kp) { GROW(kp->cl, kp->ncl, kp->clcap); kp->cl[kp->ncl++] = k; }
             if (x == b->target) continue;
             if (!same_interface(X, &X->defs[xd], Y, yd)) {
                 if (anyver < 0) anyver = b->how == H_LOOKUP && unversioned_ref(im->mods[b->binder].m, gr->name, gr->hash);
@@ -450,23 +503,57 @@ static int capture(struct analysis *c, struct group *gr, struct finding *out)
              * may be in use through another name (sharedstate.c); asked
              * once per pair of copies */
             if (f.conf < 0 && !name_only) {
-                if (sx != x || sxd != xd || sy != b->target || syd != b->def) {
-                    sx = x; sxd = xd; sy = b->target; syd = b->def;
-                    sf = f;
-                    sconf = shared_state(im, &sf);
+                if (q->x != x || q->xd != xd || q->y != b->target || q->yd != b->def) {
+                    q->x = x; q->xd = xd; q->y = b->target; q->yd = b->def;
+                    q->f = f;
+                    q->conf = shared_state(im, &q->f);
                     c->asked = 1;   /* an answer another name's bindings give: a promotion may change it */
                 }
-                if (sconf >= 0 && (!im->obs || sf.ev_seen == 1)) {   /* under --pid, --trace: the other name's binding seen */
-                    f.conf = sconf;
-                    f.ev_how = sf.ev_how; f.ev_binder = sf.ev_binder; f.ev_name = sf.ev_name;
-                    f.ev_state = sf.ev_state; f.ev_addr = sf.ev_addr; f.ev_seen = sf.ev_seen;
+                const struct finding *sf = &q->f;
+                if (q->conf >= 0 && (!im->obs || sf->ev_seen == 1)) {   /* under --pid, --trace: the other name's binding seen */
+                    f.conf = q->conf;
+                    f.ev_how = sf->ev_how; f.ev_binder = sf->ev_binder; f.ev_name = sf->ev_name;
+                    f.ev_state = sf->ev_state; f.ev_addr = sf->ev_addr; f.ev_seen = sf->ev_seen;
                 }
             }
             if (f.conf < 0) continue;
-            /* best evidence first; of two as good, the one the process showed */
-            if (!found || f.conf < out->conf || (f.conf == out->conf && f.observed && !out->observed)) { *out = f; found = 1; }
+            if (better(&f, out, found)) { *out = f; found = 1; }
         }
     }
+    return found ? out->conf : -1;
+}
+
+static int latent_bound(struct analysis *c, struct group *gr, int i, int *must);
+static int unmoved_same(const struct analysis *c, const struct group *gr, int i);
+
+/* The strongest capture of one name, or 0.  Each binding's own, the first
+ * of equals: in a latent pass on a kept group (patched), a binding the
+ * promotion left alone, whose used[] entries it left alone too, gives
+ * what it gave unpromoted; a moved one is asked only when its bound can
+ * beat the best so far.  kp: the unpromoted pass, noting each one's. */
+static int capture(struct analysis *c, struct group *gr, struct finding *out, int patched, struct kept *kp)
+{
+    struct shared q = { .x = -1, .xd = -1, .y = -1, .yd = -1, .conf = -1 };
+    struct finding f;
+    int found = 0;
+    if (!patched) index_used(gr);
+    for (int i = 0; i < gr->n; i++) {
+        struct kept *k = gr->kept;
+        if (!patched) {
+            if (capture_of(c, gr, i, &q, &f, kp) < 0) { if (kp) kp->fc[i] = -1; continue; }
+            if (kp) { kp->f[i] = f; kp->fc[i] = f.conf; }
+        } else if (k->chg[i] == c->pass) {
+            int must = 0, lb = latent_bound(c, gr, i, &must);
+            if (!must && (lb < 0 || (found && lb >= out->conf))) continue;
+            if (capture_of(c, gr, i, &q, &f, NULL) < 0) continue;
+        } else if (unmoved_same(c, gr, i)) {
+            if (k->fc[i] < 0) continue;
+            f = k->f[i];
+        } else if (capture_of(c, gr, i, &q, &f, NULL) < 0)
+            continue;
+        if (better(&f, out, found)) { *out = f; found = 1; }
+    }
+    if (kp) kp->clo[gr->n] = kp->ncl;
     return found;
 }
 
@@ -602,6 +689,7 @@ void analysis_free(struct analysis *c)
         free(c->g[k].src);
         free(c->g[k].dm);
         free(c->g[k].dk);
+        kept_free(c->g[k].kept);
     }
     free(c->g);
     for (int i = 0; i < c->im->n; i++) free(c->closure[i].idx);
@@ -614,10 +702,29 @@ void analysis_free(struct analysis *c)
     free(c->hhead);
     free(c->hnext);
     pairs_free(c->pairs);
-    free(c->global0);
+    free(c->join0);
+    free(c->pmark);
+    free(c->cbound);
     free(c->sens);
     free(c->t.s);
     free(c);
+}
+
+static struct ask asked_by(const struct image *im, const struct source *sr)
+{
+    struct module *m = im->mods[sr->mod].m;
+    if (sr->kind == SRC_REF) {
+        const struct ref *rf = &m->refs[sr->idx];
+        return (struct ask){ version_name(m, rf->ver), m->has_versym && rf->ver >= 2 ? m->vers[rf->ver].hidden : 0, rf->lazy };
+    }
+    const struct def *df = &m->defs[sr->idx];
+    return (struct ask){ vname(m, df), 0, df->self_lazy };
+}
+
+static int source_lookup(const struct image *im, const struct group *gr, const struct source *sr, int *d)
+{
+    struct ask a = asked_by(im, sr);
+    return lookup(im, sr->mod, gr->name, gr->hash, a.ver, a.hid, a.lazy, d);
 }
 
 /* One group's bindings in this pass, from its sources in order. */
@@ -626,24 +733,23 @@ static void group_bindings(struct analysis *c, struct group *gr)
     const struct image *im = c->im;
     gr->n = 0;
     gr->order = -1;
+    gr->failed = 0;
     for (int s = 0; s < gr->nsrc; s++) {
         struct source *sr = &gr->src[s];
         int i = sr->mod, k = sr->idx, d, tg;
-        if (sr->kind == SRC_HANDLE) { bind(gr, sr->seq, c->handles[k]); continue; }
+        if (sr->kind == SRC_HANDLE) { bind(gr, sr->seq, c->handles[k], -1); continue; }
         struct module *m = im->mods[i].m;
         if (sr->kind == SRC_REF) {
-            const struct ref *rf = &m->refs[k];
-            const char *ver = version_name(m, rf->ver);
-            int hid = m->has_versym && rf->ver >= 2 ? m->vers[rf->ver].hidden : 0;
-            tg = lookup(im, i, rf->name, rf->hash, ver, hid, rf->lazy, &d);
-            if (tg >= 0) bind(gr, sr->seq, (struct binding){ i, tg, d, H_LOOKUP, C_CERTAIN });
+            tg = source_lookup(im, gr, sr, &d);
+            if (tg >= 0) bind(gr, sr->seq, (struct binding){ i, tg, d, H_LOOKUP, C_CERTAIN }, s);
+            else gr->failed++;
             continue;
         }
         const struct def *df = &m->defs[k];
         struct binding b = { i, i, k, H_EXE_OWN, C_CERTAIN };
         if (gr->order < 0) gr->order = sr->seq;
         if (i == 0 && !df->hidden_vis) {   /* the executable is first in every scope */
-            bind(gr, sr->seq, b);
+            bind(gr, sr->seq, b, -1);
             continue;
         }
         if (sr->self < 0) {
@@ -654,14 +760,264 @@ static void group_bindings(struct analysis *c, struct group *gr)
         int self = sr->self;
         b.how = sr->how;
         b.conf = sr->conf;
-        if (self) bind(gr, sr->seq, b);
+        if (self) bind(gr, sr->seq, b, -1);
         /* an interposable self-reference is an ordinary lookup; a library
          * can have both kinds of call sites */
         if (df->self_reloc && (!self || b.how == H_DIRECT)) {
-            tg = lookup(im, i, df->name, df->hash, vname(m, df), 0, df->self_lazy, &d);
-            if (tg >= 0) bind(gr, sr->seq, (struct binding){ i, tg, d, H_LOOKUP, C_CERTAIN });
+            tg = source_lookup(im, gr, sr, &d);
+            if (tg >= 0) bind(gr, sr->seq, (struct binding){ i, tg, d, H_LOOKUP, C_CERTAIN }, s);
+            else gr->failed++;
         }
     }
+}
+
+/* ---- latent passes on kept groups: the unpromoted pass patched ---- */
+
+/* The definer index of (x, d) in gr, -1 none */
+static int definer_of(const struct group *gr, int x, int d)
+{
+    for (int k = first_definer(gr, x); k < gr->nd && gr->dm[k] == x; k++)
+        if (gr->dk[k] == d) return k;
+    return -1;
+}
+
+/* The best conf component(x, y) can give for any y, -1 none: a bound (its
+ * filters on y and function_state left out), once per module */
+static int comp_bound(struct analysis *c, int x)
+{
+    if (c->cbound[x] == -3) {
+        struct module *X = c->im->mods[x].m;
+        int best = -1, h, conf;
+        for (int j = c->im->dlsyms ? c->hhead[x] : -1; j >= 0; j = c->hnext[j])
+            if (X->defs[c->handles[j].def].kind == K_FUNC && (best < 0 || c->handles[j].conf < best)) best = c->handles[j].conf;
+        for (int j = 0; j < X->ndups; j++) {
+            const struct def *d = &X->defs[X->dups[j]];
+            if (d->kind != K_FUNC || d->bind == STB_WEAK) continue;
+            if (!self_binding(X, X->dups[j], &h, &conf) || h == H_BSYMFUNC) continue;
+            if (best < 0 || conf < best) best = conf;
+        }
+        c->cbound[x] = best;
+    }
+    return c->cbound[x];
+}
+
+/* Moved binding i's capture is no better than this (-1: it has none): over
+ * the definers in its binder's closure, the best that can keep each in use
+ * (a binding no promotion moves, a lookup other than i's that bound it
+ * unpromoted, comp_bound), certain for a collision.  *must: ask it all the
+ * same, where it may ask shared_state (nothing keeps the copy in use for
+ * sure) or a definer joined the global scope with the promotion. */
+static int latent_bound(struct analysis *c, struct group *gr, int i, int *must)
+{
+    const struct image *im = c->im;
+    const struct kept *kp = gr->kept;
+    const struct binding *b = &gr->b[i];
+    const struct module *Y = im->mods[b->target].m;
+    const struct def *yd = &Y->defs[b->def];
+    int lb = -1;
+    for (int j = kp->clo[i]; j < kp->clo[i + 1]; j++) {
+        int k = kp->cl[j], x = gr->dm[k], v = kp->fixed[k];
+        const struct dfact *xf = &kp->df[k];
+        if (x == b->target) continue;
+        int name_only = yd->kind != K_FUNC || xf->kind != K_FUNC || weak_func(yd) || xf->weak;
+        if (c->pmark[x] == c->pass || (v < 0 && !name_only)) { *must = 1; return C_CERTAIN; }
+        /* two functions of one size are one entity (different_entities) */
+        if ((xf->kind != K_FUNC || yd->kind != K_FUNC || xf->size != yd->size) &&
+            different_entities(im->mods[x].m, &im->mods[x].m->defs[gr->dk[k]], Y, yd))
+            return C_CERTAIN;
+        if (kp->nlook[k] - (kp->bk[i] == k) > 0) v = C_CERTAIN;
+        int cb = name_only ? -1 : comp_bound(c, x);
+        if (cb >= 0 && (v < 0 || cb < v)) v = cb;
+        if (v >= 0 && (lb < 0 || v < lb)) lb = v;
+    }
+    return lb;
+}
+
+/* Does binding i, not moved, give what it gave unpromoted?  Yes unless its
+ * target joined the global scope (f.local) or a used[] entry it reads changed. */
+static int unmoved_same(const struct analysis *c, const struct group *gr, int i)
+{
+    const struct kept *kp = gr->kept;
+    if (c->pmark[gr->b[i].target] == c->pass) return 0;
+    for (int j = kp->clo[i]; j < kp->clo[i + 1]; j++)
+        if (kp->mark[kp->cl[j]] == c->pass) return 0;
+    return 1;
+}
+
+static struct kept *kept_new(const struct group *gr)
+{
+    struct kept *kp = xcalloc(1, sizeof *kp);
+    kp->f = xcalloc(gr->n ? gr->n : 1, sizeof *kp->f);
+    kp->fc = xcalloc(gr->n ? gr->n : 1, 1);
+    kp->clo = xcalloc(gr->n + 1, sizeof *kp->clo);
+    return kp;
+}
+
+static void kept_free(struct kept *kp)
+{
+    if (!kp) return;
+    void *p[] = { kp->b, kp->used, kp->f, kp->fc, kp->cl, kp->clo, kp->bk, kp->fixed, kp->nlook, kp->rev, kp->revo, kp->lk, kp->df,
+                  kp->chg, kp->mark, kp->vis, kp->fpass, kp->fpos, kp->upos, kp->uold, kp->cpos, kp->cold };
+    for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) free(p[i]);
+    free(kp);
+}
+
+static int by_until(const void *a, const void *b)
+{
+    const struct look *x = a, *y = b;
+    return (y->until > x->until) - (y->until < x->until);   /* the latest first */
+}
+
+/* After the unpromoted pass's capture(): its bindings and used[] become
+ * kp's, with what a latent pass asks of them. */
+static void kept_finish(struct analysis *c, struct group *gr, struct kept *kp)
+{
+    const struct image *im = c->im;
+    int n = gr->n, nd = gr->nd;
+    kp->b = gr->b;
+    kp->n = n;
+    kp->used = gr->used;
+    gr->b = NULL;
+    gr->used = NULL;
+    kp->bk = xcalloc(n ? n : 1, sizeof *kp->bk);
+    kp->fixed = xcalloc(nd, sizeof *kp->fixed);
+    kp->nlook = xcalloc(nd, sizeof *kp->nlook);
+    kp->revo = xcalloc(nd + 1, sizeof *kp->revo);
+    kp->rev = xcalloc(n ? n : 1, sizeof *kp->rev);
+    kp->lk = xcalloc(n ? n : 1, sizeof *kp->lk);
+    for (int k = 0; k < nd; k++) kp->fixed[k] = -1;
+    for (int i = 0; i < n; i++) {
+        const struct binding *b = &kp->b[i];
+        int k = kp->bk[i] = definer_of(gr, b->target, b->def);
+        if (k >= 0) {
+            kp->revo[k + 1]++;
+            if (gr->bs[i] >= 0) kp->nlook[k]++;
+            else if (kp->fixed[k] < 0 || b->conf < kp->fixed[k]) kp->fixed[k] = b->conf;
+        }
+        if (gr->bs[i] < 0) continue;
+        const struct source *sr = &gr->src[gr->bs[i]];
+        /* a unique definition: the answer is the first lookup's, which any step may change */
+        int unique = im->mods[b->target].m->defs[b->def].bind == STB_GNU_UNIQUE;
+        if (im->mods[b->binder].ns_scope && !unique) continue;   /* another namespace: no promotion reaches it */
+        struct ask a = asked_by(im, sr);
+        kp->lk[kp->nlk++] = (struct look){ i, unique ? INT_MAX : lookup_until(im, b->binder, a.lazy), unique, a };
+    }
+    for (int k = 0; k < nd; k++) kp->revo[k + 1] += kp->revo[k];
+    kp->df = xcalloc(nd, sizeof *kp->df);
+    for (int k = 0; k < nd; k++) {
+        const struct def *d = &im->mods[gr->dm[k]].m->defs[gr->dk[k]];
+        kp->df[k] = (struct dfact){ d->size, d->kind, weak_func(d) };
+    }
+    int *fill = xcalloc(nd, sizeof *fill);
+    for (int i = 0; i < n; i++)
+        if (kp->bk[i] >= 0) kp->rev[kp->revo[kp->bk[i]] + fill[kp->bk[i]]++] = i;
+    free(fill);
+    qsort(kp->lk, kp->nlk, sizeof *kp->lk, by_until);
+    kp->chg = xcalloc(n ? n : 1, sizeof *kp->chg);
+    kp->mark = xcalloc(nd, sizeof *kp->mark);
+    kp->vis = xcalloc(nd, sizeof *kp->vis);
+    kp->fpass = xcalloc(nd, sizeof *kp->fpass);
+    kp->fpos = xcalloc(nd, sizeof *kp->fpos);
+    gr->kept = kp;
+}
+
+/* Definer k's used[] entry again (index_used's, from its bindings this pass) */
+static void renew(struct analysis *c, struct group *gr, int k)
+{
+    struct kept *kp = gr->kept;
+    if (k < 0 || kp->vis[k] == c->pass) return;
+    kp->vis[k] = c->pass;
+    int best = -1;
+    for (int j = kp->revo[k]; j < kp->revo[k + 1]; j++) {
+        int p = kp->rev[j];
+        if (kp->chg[p] != c->pass && (best < 0 || gr->b[p].conf < gr->b[best].conf)) best = p;
+    }
+    int p = kp->fpos[k];
+    if (kp->fpass[k] == c->pass &&
+        (best < 0 || gr->b[p].conf < gr->b[best].conf || (gr->b[p].conf == gr->b[best].conf && p < best)))
+        best = p;
+    if (best == gr->used[k]) return;
+    if (kp->nu >= kp->ucap) {
+        kp->ucap = kp->ucap ? 2 * kp->ucap : 8;
+        kp->upos = xrealloc(kp->upos, kp->ucap * sizeof *kp->upos);
+        kp->uold = xrealloc(kp->uold, kp->ucap * sizeof *kp->uold);
+    }
+    kp->upos[kp->nu] = k;
+    kp->uold[kp->nu++] = gr->used[k];
+    gr->used[k] = best;
+    kp->mark[k] = c->pass;
+}
+
+/* A latent pass on a kept group: the unpromoted bindings, with those the
+ * promotion (joined at c->step) moves patched in, and the used[] entries
+ * that changes.  A lookup moves only if it sees that step and did not find
+ * its answer in the global scope before it (join0): then to the first
+ * promoted module that defines the name, if one does (lookup_joined: one
+ * question for the lookups asking one version).  DEEPBIND, and a unique
+ * definition (the first lookup's), ask the whole lookup again. */
+static void patch(struct analysis *c, struct group *gr)
+{
+    const struct image *im = c->im;
+    struct kept *kp = gr->kept;
+    const char *mver = NULL;
+    int mhid = -1, mt = -1, md = -1;   /* lookup_joined's last question and answer */
+    int nt = -1, nd = -1, nk = -1;     /* the last target moved to, its definer */
+    gr->b = kp->b;
+    gr->n = kp->n;
+    gr->used = kp->used;
+    kp->ncp = kp->nu = 0;
+    for (int j = 0; j < kp->nlk && kp->lk[j].until >= c->step; j++) {
+        int i = kp->lk[j].pos, d = -1, tg;
+        struct binding *b = &gr->b[i];
+        int t0 = b->target, unique = kp->lk[j].unique;
+        if (!unique && c->join0[t0] && c->join0[t0] - 1 <= c->step) continue;
+        struct ask a = kp->lk[j].a;
+        if (unique || im->mods[b->binder].deepbind)
+            tg = lookup(im, b->binder, gr->name, gr->hash, a.ver, a.hid, a.lazy, &d);
+        else {
+            if (mhid != a.hid || (mver != a.ver && (!mver || !a.ver || strcmp(mver, a.ver)))) {
+                mver = a.ver;
+                mhid = a.hid;
+                mt = lookup_joined(im, c->step, gr->name, gr->hash, a.ver, a.hid, &md);
+            }
+            tg = mt;
+            d = md;
+            if (tg >= 0 && im->mods[tg].m->defs[d].bind == STB_GNU_UNIQUE)
+                tg = lookup(im, b->binder, gr->name, gr->hash, a.ver, a.hid, a.lazy, &d);
+        }
+        if (tg < 0 || (tg == t0 && d == b->def)) continue;
+        if (kp->ncp >= kp->cpcap) {
+            kp->cpcap = kp->cpcap ? 2 * kp->cpcap : 8;
+            kp->cpos = xrealloc(kp->cpos, kp->cpcap * sizeof *kp->cpos);
+            kp->cold = xrealloc(kp->cold, kp->cpcap * sizeof *kp->cold);
+        }
+        kp->cpos[kp->ncp] = i;
+        kp->cold[kp->ncp++] = *b;
+        b->target = tg;
+        b->def = d;
+        kp->chg[i] = c->pass;
+        if (tg != nt || d != nd) { nt = tg; nd = d; nk = definer_of(gr, tg, d); }
+        int k = nk;
+        if (k >= 0 && (kp->fpass[k] != c->pass || i < kp->fpos[k])) { kp->fpass[k] = c->pass; kp->fpos[k] = i; }
+    }
+    for (int j = 0; j < kp->ncp; j++) renew(c, gr, kp->bk[kp->cpos[j]]);
+    for (int j = 0; j < kp->ncp; j++) {
+        const struct binding *b = &gr->b[kp->cpos[j]];
+        if (b->target != nt || b->def != nd) { nt = b->target; nd = b->def; nk = definer_of(gr, nt, nd); }
+        renew(c, gr, nk);
+    }
+}
+
+/* After the pass: the kept bindings and used[] as the unpromoted pass left them */
+static void unpatch(struct group *gr)
+{
+    struct kept *kp = gr->kept;
+    for (int j = kp->ncp - 1; j >= 0; j--) gr->b[kp->cpos[j]] = kp->cold[j];
+    for (int j = kp->nu - 1; j >= 0; j--) gr->used[kp->upos[j]] = kp->uold[j];
+    kp->ncp = kp->nu = 0;
+    gr->b = NULL;
+    gr->used = NULL;
+    gr->n = 0;
 }
 
 static const struct analysis *by_order;   /* qsort has no argument */
@@ -681,7 +1037,12 @@ static void run(struct analysis *c, struct findings *fs, int *sel, int nsel, int
     fs->naive = c->naive;
     if (im->obs) memset(c->entered, 0, im->n);   /* what the process showed: this pass's own */
     comp_clear(c);
-    for (int s = 0; s < nsel; s++) group_bindings(c, &c->g[sel[s]]);
+    /* a latent pass by names: the kept groups patched (no process: im->obs NULL) */
+    int patching = !whole && !base && !im->obs;
+    for (int s = 0; s < nsel; s++) {
+        struct group *gr = &c->g[sel[s]];
+        if (patching && gr->kept) patch(c, gr); else group_bindings(c, gr);
+    }
     by_order = c;
     qsort(sel, nsel, sizeof *sel, cmp_order);
     if (whole) {
@@ -693,16 +1054,19 @@ static void run(struct analysis *c, struct findings *fs, int *sel, int nsel, int
     for (int s = 0; s < nsel; s++) {
         struct group *gr = &c->g[sel[s]];
         struct finding f;
-        int ci = -1;
+        int ci = -1, patched = patching && gr->kept;
+        /* kept for the latent passes: a group whose lookups all found a
+         * definition, whose answer asks no other name's bindings */
+        struct kept *kp = base && gr->nd >= 2 && gr->lookups && !gr->failed ? kept_new(gr) : NULL;
         c->asked = 0;
-        if (gr->nd >= 2 && capture(c, gr, &f)) {
+        if (gr->nd >= 2 && capture(c, gr, &f, patched, kp)) {
             struct item *it = findings_add(fs, F_CAPTURE, gr->name);
             it->f = f;
             it->harmless = capture_harmless(im, &f, &it->owned, &it->proven);
             it->data = im->mods[f.x].m->defs[f.xdef].kind == K_DATA || im->mods[f.target].m->defs[f.def].kind == K_DATA;
             it->override = f.collision && override_by_design(im, &f);
             it->mods = xcalloc(2 * gr->n + 2, sizeof *it->mods);   /* the allowlist matches any of them */
-            for (int i = 0; i < gr->n; i++) {
+            for (int i = 0; i < gr->n && !patched; i++) {   /* (a pass with an allowlist is never patched) */
                 it->mods[it->nmods++] = gr->b[i].binder;
                 it->mods[it->nmods++] = gr->b[i].target;
             }
@@ -713,9 +1077,13 @@ static void run(struct analysis *c, struct findings *fs, int *sel, int nsel, int
         /* a capture that is no split (maybe, info) can sit beside a
          * partition (the policy keeps the partition only then) */
         if (gr->nd >= 2) partition(c, gr, fs, ci);
+        if (patched) { unpatch(gr); continue; }
+        if (kp && !c->asked) kept_finish(c, gr, kp); else kept_free(kp);
         free(gr->b);
+        free(gr->bs);
         free(gr->used);
         gr->b = NULL;
+        gr->bs = NULL;
         gr->used = NULL;
         gr->n = gr->cap = 0;
     }
@@ -747,14 +1115,21 @@ void analyse_unpromoted(struct analysis *c)
     const struct image *im = c->im;
     if (c->based) return;
     c->based = 1;
-    c->global0 = xcalloc(im->n ? im->n : 1, 1);
-    for (int i = 0; i < im->n; i++) c->global0[i] = image_in_global(im, i);
+    c->join0 = xcalloc(im->n ? im->n : 1, sizeof *c->join0);
+    for (int q = 0; q < im->global.n; q++) c->join0[im->global.idx[q]] = im->global.join[q] + 1;
+    c->pmark = xcalloc(im->n ? im->n : 1, sizeof *c->pmark);
+    c->cbound = xcalloc(im->n ? im->n : 1, 1);
+    memset(c->cbound, -3, im->n);
     struct findings tmp = { 0 };
     int *sel = every_group(c);
     run(c, &tmp, sel, c->ng, 1, 1);
     free(sel);
     findings_clear(&tmp);
     c->differ = pairs_any_different(c->pairs);
+    for (int k = 0; k < c->ng && c->differ; k++) {   /* every pass whole: nothing is patched */
+        kept_free(c->g[k].kept);
+        c->g[k].kept = NULL;
+    }
 }
 
 static void pick(struct analysis *c, int g, int **sel, int *n, int *cap)
@@ -784,11 +1159,13 @@ void analyse_latent(struct findings *fs, struct analysis *c, int k, int whole)
     }
     c->part++;
     c->pass++;
+    c->step = k + 1;   /* image_promote's */
     for (int s = 0; s < c->nsens; s++) pick(c, c->sens[s], &sel, &n, &cap);
     const struct searchlist *sl = &im->locals[k];
     for (int q = 0; q < sl->n; q++) {
         int i = sl->idx[q];
-        if (c->global0[i] || !image_in_global(im, i)) continue;
+        if (c->join0[i] || !image_in_global(im, i)) continue;
+        c->pmark[i] = c->pass;
         const struct module *m = im->mods[i].m;
         for (int j = 0; j < m->ndups; j++) {
             const struct def *df = &m->defs[m->dups[j]];

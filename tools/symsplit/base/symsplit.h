@@ -21,6 +21,7 @@ uint32_t name_hash(const char *s); /* the GNU hash function: cheap, spreads well
 struct strmap { char **keys; void **vals; size_t cap, n; };
 void *strmap_get(const struct strmap *m, const char *key);
 void strmap_put(struct strmap *m, const char *key, void *val); /* key copied */
+void strmap_free(struct strmap *m);   /* the keys and the table, not the values */
 #define GROW(arr, n, cap) do { if ((n) >= (cap)) { (cap) = (cap) ? 2 * (cap) : 8; \
         (arr) = xrealloc((arr), (cap) * sizeof *(arr)); } } while (0)
 
@@ -228,6 +229,7 @@ struct image {
     const struct dlsyms *dlsyms;      /* what the host looks up on a handle; NULL: not given */
     const struct observed *obs;       /* what the process did (observed.c); NULL: files only */
     const struct trace *ran;          /* --trace: how the process ended (status, its last line); NULL otherwise */
+    struct strmap byname; int named;  /* closure.c's index of the names of modules 0 .. named-1 */
 };
 struct dlopen_req { const char *path; enum scopekind kind; int deepbind, lazy; const char *by; int assumed; int ns; };   /* by: the caller, NULL the executable; assumed: flags not known (a maps file), RTLD_LOCAL modelled; ns: 0 a dlopen, k a dlmopen into the loader's namespace k (--trace) */
 /* Builds the image.  Returns 0, or -1 with *err set (malformed file, cycle...). */
@@ -277,6 +279,11 @@ int self_binding(struct module *m, int defidx, int *how, int *conf);
  * relocation's lookup skips the executable that holds the copy */
 int lookup_skip(const struct image *im, int from, const char *name, uint32_t hash,
                 const char *ver, int ver_hidden, int lazy, int skip, int *defidx);
+/* the last step whose global-scope entries a lookup of `from` sees; the
+ * first entry that joined at `step` defining name for it, or -1 */
+int lookup_until(const struct image *im, int from, int lazy);
+int lookup_joined(const struct image *im, int step, const char *name, uint32_t hash,
+                  const char *ver, int ver_hidden, int *defidx);
 
 /* ---- bindings.c: every lookup ld.so makes at start-up, and its answer (--bindings) ---- */
 #define BINDKINDS(X) X(BK_NORMAL, "normal") X(BK_COPY, "copy") X(BK_TLS, "TLS") X(BK_IFUNC, "IFUNC") \

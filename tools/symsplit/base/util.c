@@ -54,6 +54,14 @@ void *strmap_get(const struct strmap *m, const char *key)
     return m->keys[i] ? m->vals[i] : NULL;
 }
 
+void strmap_free(struct strmap *m)
+{
+    for (size_t i = 0; i < m->cap; i++) free(m->keys[i]);
+    free(m->keys);
+    free(m->vals);
+    *m = (struct strmap){ 0 };
+}
+
 void strmap_put(struct strmap *m, const char *key, void *val)
 {
     if (2 * (m->n + 1) > m->cap) {      /* keep load <= 1/2 */

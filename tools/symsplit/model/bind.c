@@ -160,12 +160,34 @@ int lookup_skip(const struct image *im, int from, const char *name, uint32_t has
     return t;
 }
 
+/* The last step whose global-scope entries from's lookup sees (lookup's "When"). */
+int lookup_until(const struct image *im, int from, int lazy)
+{
+    const struct lmod *l = &im->mods[from];
+    if (lazy && !l->now) return l->ctor_step ? l->ctor_step - 1 : INT_MAX;
+    return l->step ? l->step - 1 : 0;
+}
+
+/* The first of the global scope's entries that joined at `step` (a
+ * promotion's, image_promote) that defines name for this reference, or -1:
+ * what a lookup that sees that step finds there, before what joined later. */
+int lookup_joined(const struct image *im, int step, const char *name, uint32_t hash,
+                  const char *ver, int ver_hidden, int *defidx)
+{
+    const struct searchlist *g = &im->global;
+    for (int k = 0; k < g->n; k++) {
+        if (g->join[k] != step) continue;
+        int d = match(im->mods[g->idx[k]].m, name, hash, ver, ver_hidden, 0);
+        if (d >= 0) { *defidx = d; return g->idx[k]; }
+    }
+    return -1;
+}
+
 /* The lookup in from's scopes alone (lookup_skip's, before the unique table). */
 static int scoped(const struct image *im, int from, const char *name, uint32_t hash, const char *ver,
                   int ver_hidden, int lazy, int skip, int *defidx)
 {
-    int until = lazy && !im->mods[from].now ? (im->mods[from].ctor_step ? im->mods[from].ctor_step - 1 : INT_MAX)
-                : im->mods[from].step ? im->mods[from].step - 1 : 0;
+    int until = lookup_until(im, from, lazy);
     const struct lmod *l = &im->mods[from];
     const struct searchlist *first = &im->global, *second = NULL;
     if (l->ns_scope) {   /* another namespace: the main one's global scope is not searched */

@@ -66,28 +66,43 @@ void image_demote(struct image *im, int mark)
 }
 int image_in_global(const struct image *im, int idx) { return in_list(&im->global, idx); }
 
-static void add_name(struct lmod *l, const char *name)
+/* by_name's index: "NS NAME" -> 1 + the first module of namespace NS that
+ * goes by NAME (its SONAME, its path, a name it was requested by).  A
+ * process of thousands of plugins asks it for every NEEDED entry: a scan
+ * of every module each time made the closure quadratic. */
+static void index_name(struct image *im, int i, const char *name)
 {
-    l->names = xrealloc(l->names, (l->nnames + 1) * sizeof *l->names);
-    l->names[l->nnames++] = name;
+    char *key = xasprintf("%d %s", im->mods[i].ns, name);
+    intptr_t v = (intptr_t)strmap_get(&im->byname, key);
+    if (!v || v > i + 1) strmap_put(&im->byname, key, (void *)(intptr_t)(i + 1));
+    free(key);
 }
 
-static int by_name(const struct image *im, const char *name, int ns)
+static void add_name(struct image *im, int i, const char *name)
 {
-    for (int i = 0; i < im->n; i++) {
-        const struct lmod *l = &im->mods[i];
-        if (l->ns != ns) continue;
-        if (l->m->soname && !strcmp(l->m->soname, name)) return i;
-        if (!strcmp(l->m->path, name)) return i;
-        for (int k = 0; k < l->nnames; k++)
-            if (!strcmp(l->names[k], name)) return i;
+    struct lmod *l = &im->mods[i];
+    l->names = xrealloc(l->names, (l->nnames + 1) * sizeof *l->names);
+    l->names[l->nnames++] = name;
+    if (i < im->named) index_name(im, i, name);   /* later ones: by_name indexes them whole */
+}
+
+static int by_name(struct image *im, const char *name, int ns)
+{
+    for (; im->named < im->n; im->named++) {
+        const struct lmod *l = &im->mods[im->named];
+        if (l->m->soname) index_name(im, im->named, l->m->soname);
+        index_name(im, im->named, l->m->path);
+        for (int k = 0; k < l->nnames; k++) index_name(im, im->named, l->names[k]);
     }
-    return -1;
+    char *key = xasprintf("%d %s", ns, name);
+    intptr_t v = (intptr_t)strmap_get(&im->byname, key);
+    free(key);
+    return v - 1;
 }
 
 /* The module a --dlopen's by=MODULE names: its SONAME, a name it was
  * requested by, its path, or its file name. */
-static int caller_of(const struct image *im, const char *name)
+static int caller_of(struct image *im, const char *name)
 {
     int i = by_name(im, name, 0);
     for (int k = 0; k < im->n && i < 0; k++) {
@@ -100,12 +115,12 @@ static int caller_of(const struct image *im, const char *name)
 static int add_module(struct image *im, struct module *m, int loader, int scope, int ns, const char *name)
 {
     for (int i = 0; i < im->n; i++)     /* same file under another name: one module (per namespace) */
-        if (im->mods[i].m == m && im->mods[i].ns == ns) { add_name(&im->mods[i], name); return i; }
+        if (im->mods[i].m == m && im->mods[i].ns == ns) { add_name(im, i, name); return i; }
     GROW(im->mods, im->n, im->cap);
     module_hold(m);
     /* opened by dlopen number scope (step scope+1), or at start-up (step 0) */
     im->mods[im->n] = (struct lmod){ .m = m, .loader = loader, .scope = scope, .filter = -1, .step = scope + 1, .now = m->bind_now, .ns = ns };
-    add_name(&im->mods[im->n], name);
+    add_name(im, im->n, name);
     return im->n++;
 }
 
@@ -353,4 +368,5 @@ void image_free(struct image *im)
     for (int i = 0; i < im->nlocals; i++) { free(im->locals[i].idx); free(im->locals[i].join); }
     free(im->locals);
     free(im->missing);
+    strmap_free(&im->byname);
 }
