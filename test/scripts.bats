@@ -250,6 +250,32 @@ ao_ran()   { printf '[%s ran stack=%s at vx_open_device@0x%s] opened logical dev
 	assert_output 'r verdict=runs consumers='
 }
 
+# bt_class NAME SO...: survey/bound-twice's class of NAME, defined by each SO
+bt_class() {
+	python3 -B -c 'import importlib.machinery as m, sys
+bt = m.SourceFileLoader("bt", sys.argv[1]).load_module()
+print(bt.classify(sys.argv[2], sys.argv[3:], "", set()))' "$TOP/survey/bound-twice" "$@"
+}
+
+@test "bound-twice: two weak C definitions of other sizes are other code, not vague linkage; of one size, and C++ names, they are" {
+	local d=$BATS_TEST_TMPDIR
+	# a: the short default; b: another implementation (a loop: another size)
+	printf '%s\n' '__attribute__((weak)) int fill(void **b, int n) { return n; }' \
+		'__attribute__((weak)) int _Z4fillPPvi(void **b, int n) { return n; }' \
+		'__attribute__((weak)) int same(int n) { return n + 1; }' > "$d/a.c"
+	printf '%s\n' '__attribute__((weak)) int fill(void **b, int n) { int i; for (i = 0; i < n; i++) b[i] = b; return i; }' \
+		'__attribute__((weak)) int _Z4fillPPvi(void **b, int n) { int i; for (i = 0; i < n; i++) b[i] = b; return i; }' \
+		'__attribute__((weak)) int same(int n) { return n + 1; }' > "$d/b.c"
+	local f
+	for f in a b; do cc -O2 -shared -fPIC -o "$d/lib$f.so" "$d/$f.c" || fail "cc $f.c"; done
+	run bt_class fill "$d/liba.so" "$d/libb.so"
+	assert_output other
+	run bt_class same "$d/liba.so" "$d/libb.so"
+	assert_output inline
+	run bt_class _Z4fillPPvi "$d/liba.so" "$d/libb.so"
+	assert_output inline
+}
+
 @test "deps: nothing to do for installed packages" {
 	run "$TOP/scripts/deps" coreutils
 	assert_success
