@@ -49,11 +49,14 @@ static void decide_collision(struct decision *d, const struct collision *c)
     d->crossed = c->name && c->live >= 0 && c->live != C_POSSIBLE && !c->designed;
     /* another implementation of one interface (collide.c's D_NAMES) took
      * references: an override when every other reference binds it too (the
-     * replaced library's own calls run only if someone calls into it); a
-     * split of the replaced library's state when some still bind that one */
+     * replaced library's own calls run only if someone calls into it);
+     * harmful when some still bind that one, the replaced library's state
+     * divided with them.  A collision all the same, not a SPLIT: the two are
+     * other code (libedit's readline beside GNU readline, GTK 2's libgdk
+     * beside GTK 3's), and SPLIT is kept for two copies of one library */
     if (c->replaced) {
         d->crossed = c->kept > 0;
-        if (d->crossed) { d->cls = V_SPLIT; d->sev = "high"; return; }
+        if (d->crossed) { d->sev = "high"; return; }
     }
     /* Two majors of one library whose unversioned names meet, one of them
      * in the global scope: every lookup by name there (dlsym(RTLD_DEFAULT),

@@ -247,7 +247,7 @@ static void print_capture(struct report *r, const struct image *im, const struct
     free(jb); free(jy); free(jx); free(jp); free(extra); free(why);
 }
 
-/* Another implementation of one interface took references (policy.c): an override, or a split of the replaced one. */
+/* Another implementation of one interface took references (policy.c): an override, or a collision that divides the replaced one's state. */
 static int replaced(const struct collision *c) { return c->replaced; }
 
 /* Two different libraries that share names: one row for the pair. */
@@ -271,7 +271,7 @@ static void print_collision(struct report *r, const struct image *im, const stru
         else cat(&why, "; but %s's own copy is not in use (interposition)", mname(im, c->f.x));
     }
     if (replaced(c) && c->kept)
-        cat(&why, "; while %d reference(s) of other modules still bind %s, the first: %s's %s -> a split of %s's state: "
+        cat(&why, "; while %d reference(s) of other modules still bind %s, the first: %s's %s -> a collision that divides %s's state: "
                   "%s implements its interface, the references divide between the two (%s's %s binds %s), and state "
                   "written through one library is read through the other (harmful)",
             c->kept, mname(im, c->f.x), mname(im, c->kept_binder), c->kept_name, mname(im, c->f.x),
@@ -314,7 +314,7 @@ static void print_collision(struct report *r, const struct image *im, const stru
     char *extra = xasprintf(",\"libraries\":[{\"module\":%s,\"path\":%s},{\"module\":%s,\"path\":%s}],\"shared\":%d,"
                             "\"different\":\"%s\",\"first\":%s,\"crossed\":%d,\"unversioned\":%d,\"harm\":\"%s\"",
                             ja, jpa, jb, jpb, c->shared, c->different == D_NAMES ? "names" : "version", jf, c->crossed, c->bare,
-                            it->died ? "died" : it->registry ? "registry" : it->scoped ? "scope" : replaced(c) ? (c->kept ? "split" : "override")
+                            it->died ? "died" : it->registry ? "registry" : it->scoped ? "scope" : replaced(c) ? (c->kept ? "divided" : "override")
                                                                    : it->crossed ? "crossed" : "none");
     free(ja); free(jpa); free(jb); free(jpb); free(jf);
     if (replaced(c) && c->kept) {   /* the other side of a divided interface */
