@@ -38,12 +38,14 @@ static int uleb(struct cur *c, uint64_t *v)
     return -1;
 }
 
-/* One encoded value (the format bits only); 8-byte "absolute" on ELF64. */
-static int encoded(struct cur *c, int enc, int64_t *v)
+/* One encoded value (the format bits only); "absolute" is an address: 8
+ * bytes in ELF64, 4 in ELF32 (wide: the file's class). */
+static int encoded(struct cur *c, int enc, int wide, int64_t *v)
 {
     union { uint16_t u2; int16_t s2; uint32_t u4; int32_t s4; uint64_t u8; int64_t s8; } x;
+    if ((enc & 0x0f) == PE_ABS) enc = wide ? PE_U8 : PE_U4;
     switch (enc & 0x0f) {
-    case PE_ABS: case PE_U8: if (take(c, &x.u8, 8)) return -1; *v = (int64_t)x.u8; return 0;
+    case PE_U8: if (take(c, &x.u8, 8)) return -1; *v = (int64_t)x.u8; return 0;
     case PE_S8: if (take(c, &x.s8, 8)) return -1; *v = x.s8; return 0;
     case PE_U4: if (take(c, &x.u4, 4)) return -1; *v = x.u4; return 0;
     case PE_S4: if (take(c, &x.s4, 4)) return -1; *v = x.s4; return 0;
@@ -55,7 +57,7 @@ static int encoded(struct cur *c, int enc, int64_t *v)
 }
 
 /* The FDE pointer encoding a CIE declares ('R'), -1 where it cannot be read. */
-static int cie_encoding(struct cur c)
+static int cie_encoding(struct cur c, int wide)
 {
     unsigned char version;
     uint64_t skip;
@@ -65,6 +67,8 @@ static int cie_encoding(struct cur c)
     if (!nul) return -1;
     c.p = nul + 1;
     if (strchr(aug, 'e')) return -1;   /* the old "eh" augmentation carries a pointer first */
+    if (version == 4 && (size_t)(c.end - c.p) < 2) return -1;   /* v4: address and segment sizes first */
+    if (version == 4) c.p += 2;
     if (uleb(&c, &skip) || uleb(&c, &skip)) return -1;   /* code, data alignment (sleb: skipped alike) */
     if (version == 1) { if (take(&c, &version, 1)) return -1; } else if (uleb(&c, &skip)) return -1;
     if (aug[0] != 'z') return PE_ABS;
@@ -75,7 +79,7 @@ static int cie_encoding(struct cur c)
         switch (*a) {
         case 'R': return take(&c, &enc, 1) ? -1 : enc;
         case 'L': if (take(&c, &enc, 1)) return -1; break;
-        case 'P': if (take(&c, &enc, 1) || encoded(&c, enc, &ptr)) return -1; break;
+        case 'P': if (take(&c, &enc, 1) || encoded(&c, enc, wide, &ptr)) return -1; break;
         case 'S': case 'B': break;
         default: return -1;
         }
@@ -90,7 +94,7 @@ int eh_frame_functions(struct module *m, void (*add)(uint64_t lo, uint64_t hi, v
     size_t shstrndx;
     Elf_Scn *scn = NULL;
     GElf_Shdr sh;
-    int n = 0;
+    int n = 0, wide = gelf_getclass(e) == ELFCLASS64;
     if (elf_getshdrstrndx(e, &shstrndx) != 0) return 0;
     while ((scn = elf_nextscn(e, scn))) {
         const char *nm;
@@ -120,11 +124,11 @@ int eh_frame_functions(struct module *m, void (*add)(uint64_t lo, uint64_t hi, v
         cc.end = cc.p + clen;
         uint32_t cid;
         if (take(&cc, &cid, 4) || cid != 0) continue;
-        int enc = cie_encoding(cc);
+        int enc = cie_encoding(cc, wide);
         if (enc < 0 || enc == PE_OMIT || (enc & 0x70 & ~PE_PCREL) || (enc & 0x80)) continue;
         uint64_t at = sh.sh_addr + (uint64_t)(body.p - base);   /* the field's own address, for pcrel */
         int64_t start, range;
-        if (encoded(&body, enc, &start) || encoded(&body, enc & 0x0f, &range) || range <= 0) continue;
+        if (encoded(&body, enc, wide, &start) || encoded(&body, enc & 0x0f, wide, &range) || range <= 0) continue;
         uint64_t lo = (enc & PE_PCREL) ? at + (uint64_t)start : (uint64_t)start;
         add(lo, lo + (uint64_t)range, arg);
         n++;
