@@ -18,4 +18,4 @@ HELP_LINES += "  make check-upgrade SUITE=trixie [FULL=1]   what upgrading to th
 check-fresh:
 	$(Q)$(SCRIPTS)/check-fresh $(call shq,$(SUITE)) $(call shq,$(B))
 .PHONY: check-fresh
-HELP_LINES += "  make check-fresh [SUITE=bookworm]   the README's two commands on a fresh Debian root, as root in /root/src, as a user, in a plain chroot and with mount namespaces denied (root)"
+HELP_LINES += "  make check-fresh [SUITE=bookworm] [CHECK_FRESH_PASSES='chroot nomounts']   the README's two commands on a fresh Debian root, as root in /root/src, as a user, in a plain chroot and with mount namespaces denied (root); CHECK_FRESH_PASSES picks among root user chroot nomounts"

@@ -703,7 +703,9 @@ static void run(struct analysis *c, struct findings *fs, int *sel, int nsel, int
         if (patching && gr->kept) kept_patch(c, gr); else group_bindings(c, gr);
     }
     by_order = c;
-    qsort(sel, nsel, sizeof *sel, cmp_order);
+    /* a pass may select no group (sel NULL): qsort's pointer must not be
+     * NULL even for 0 elements (glibc declares it nonnull; UBSan stops) */
+    if (nsel > 1) qsort(sel, nsel, sizeof *sel, cmp_order);
     if (whole) {
         pairs_free(c->pairs);
         c->pairs = pairs_new(im);
