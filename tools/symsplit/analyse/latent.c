@@ -178,7 +178,7 @@ static void lazy_finish(struct analysis *c, const struct group *gr, struct kept 
             kp->lvl[l][kp->nlvl[l]++] = i;
         }
     }
-    qsort(kp->sp, kp->nsp, sizeof *kp->sp, by_hi);
+    if (kp->nsp) qsort(kp->sp, kp->nsp, sizeof *kp->sp, by_hi);   /* (qsort's array may not be NULL) */
     /* the uniform prefix: one question, plain lookups, bound outside the
      * global scope, closures of functions of one size (or of no definer) */
     const struct look *l0 = kp->nlk ? &kp->lk[0] : NULL;
@@ -265,6 +265,45 @@ void kept_finish(struct analysis *c, struct group *gr, struct kept *kp)
     gr->kept = kp;
 }
 
+/* Does binding p come before best (-1 none) as definer k's used[] entry?
+ * The stronger, the first of equals */
+static int first_used(const struct group *gr, int p, int best)
+{
+    return best < 0 || gr->b[p].conf < gr->b[best].conf || (gr->b[p].conf == gr->b[best].conf && p < best);
+}
+
+/* used[k] is best for this pass (undone after it), marked changed */
+static void set_used(struct analysis *c, struct group *gr, int k, int best)
+{
+    struct kept *kp = gr->kept;
+    if (best == gr->used[k]) return;
+    if (kp->nu >= kp->ucap) {
+        kp->ucap = kp->ucap ? 2 * kp->ucap : 8;
+        kp->upos = xrealloc(kp->upos, kp->ucap * sizeof *kp->upos);
+        kp->uold = xrealloc(kp->uold, kp->ucap * sizeof *kp->uold);
+    }
+    kp->upos[kp->nu] = k;
+    kp->uold[kp->nu++] = gr->used[k];
+    gr->used[k] = best;
+    kp->mark[k] = c->pass;
+}
+
+/* Binding i moves to (tg, d) for this pass (undone after it) */
+static void move(struct analysis *c, struct group *gr, int i, int tg, int d)
+{
+    struct kept *kp = gr->kept;
+    if (kp->ncp >= kp->cpcap) {
+        kp->cpcap = kp->cpcap ? 2 * kp->cpcap : 8;
+        kp->cpos = xrealloc(kp->cpos, kp->cpcap * sizeof *kp->cpos);
+        kp->cold = xrealloc(kp->cold, kp->cpcap * sizeof *kp->cold);
+    }
+    kp->cpos[kp->ncp] = i;
+    kp->cold[kp->ncp++] = gr->b[i];
+    gr->b[i].target = tg;
+    gr->b[i].def = d;
+    kp->chg[i] = c->pass;
+}
+
 /* Definer k's used[] entry again (index_used's, from its bindings this pass) */
 static void renew(struct analysis *c, struct group *gr, int k)
 {
@@ -276,20 +315,8 @@ static void renew(struct analysis *c, struct group *gr, int k)
         int p = kp->rev[j];
         if (kp->chg[p] != c->pass && (best < 0 || gr->b[p].conf < gr->b[best].conf)) best = p;
     }
-    int p = kp->fpos[k];
-    if (kp->fpass[k] == c->pass &&
-        (best < 0 || gr->b[p].conf < gr->b[best].conf || (gr->b[p].conf == gr->b[best].conf && p < best)))
-        best = p;
-    if (best == gr->used[k]) return;
-    if (kp->nu >= kp->ucap) {
-        kp->ucap = kp->ucap ? 2 * kp->ucap : 8;
-        kp->upos = xrealloc(kp->upos, kp->ucap * sizeof *kp->upos);
-        kp->uold = xrealloc(kp->uold, kp->ucap * sizeof *kp->uold);
-    }
-    kp->upos[kp->nu] = k;
-    kp->uold[kp->nu++] = gr->used[k];
-    gr->used[k] = best;
-    kp->mark[k] = c->pass;
+    if (kp->fpass[k] == c->pass && first_used(gr, kp->fpos[k], best)) best = kp->fpos[k];
+    set_used(c, gr, k, best);
 }
 
 int kept_lazy(const struct analysis *c, const struct group *gr)
@@ -328,20 +355,8 @@ static void fresh_used(struct analysis *c, struct group *gr, int k)
         int p = kp->rev[j];
         if (!kept_moved(gr, p) && (best < 0 || gr->b[p].conf < gr->b[best].conf)) best = p;
     }
-    int p = kp->pmin[kp->J];
-    if (k == kp->nk && kp->J &&
-        (best < 0 || gr->b[p].conf < gr->b[best].conf || (gr->b[p].conf == gr->b[best].conf && p < best)))
-        best = p;
-    if (best == gr->used[k]) return;
-    if (kp->nu >= kp->ucap) {
-        kp->ucap = kp->ucap ? 2 * kp->ucap : 8;
-        kp->upos = xrealloc(kp->upos, kp->ucap * sizeof *kp->upos);
-        kp->uold = xrealloc(kp->uold, kp->ucap * sizeof *kp->uold);
-    }
-    kp->upos[kp->nu] = k;
-    kp->uold[kp->nu++] = gr->used[k];
-    gr->used[k] = best;
-    kp->mark[k] = c->pass;
+    if (k == kp->nk && kp->J && first_used(gr, kp->pmin[kp->J], best)) best = kp->pmin[kp->J];
+    set_used(c, gr, k, best);
 }
 
 /* Binding i, not moved, is asked again this pass */
@@ -466,18 +481,7 @@ int kept_next(const struct analysis *c, const struct group *gr, int cur, int cb,
 void kept_ready(struct analysis *c, struct group *gr, int i)
 {
     struct kept *kp = gr->kept;
-    if (kept_moved(gr, i) && kp->chg[i] != c->pass) {
-        if (kp->ncp >= kp->cpcap) {
-            kp->cpcap = kp->cpcap ? 2 * kp->cpcap : 8;
-            kp->cpos = xrealloc(kp->cpos, kp->cpcap * sizeof *kp->cpos);
-            kp->cold = xrealloc(kp->cold, kp->cpcap * sizeof *kp->cold);
-        }
-        kp->cpos[kp->ncp] = i;
-        kp->cold[kp->ncp++] = gr->b[i];
-        gr->b[i].target = kp->mt;
-        gr->b[i].def = kp->md;
-        kp->chg[i] = c->pass;
-    }
+    if (kept_moved(gr, i) && kp->chg[i] != c->pass) move(c, gr, i, kp->mt, kp->md);
     for (int j = kp->clo[i]; j < kp->clo[i + 1]; j++) fresh_used(c, gr, kp->cl[j]);
 }
 
@@ -521,16 +525,7 @@ void kept_patch(struct analysis *c, struct group *gr)
                 tg = lookup(im, b->binder, gr->name, gr->hash, a.ver, a.hid, a.lazy, &d);
         }
         if (tg < 0 || (tg == t0 && d == b->def)) continue;
-        if (kp->ncp >= kp->cpcap) {
-            kp->cpcap = kp->cpcap ? 2 * kp->cpcap : 8;
-            kp->cpos = xrealloc(kp->cpos, kp->cpcap * sizeof *kp->cpos);
-            kp->cold = xrealloc(kp->cold, kp->cpcap * sizeof *kp->cold);
-        }
-        kp->cpos[kp->ncp] = i;
-        kp->cold[kp->ncp++] = *b;
-        b->target = tg;
-        b->def = d;
-        kp->chg[i] = c->pass;
+        move(c, gr, i, tg, d);
         c->moved++;
         if (tg != nt || d != nd) { nt = tg; nd = d; nk = definer_of(gr, tg, d); }
         int k = nk;
