@@ -304,18 +304,22 @@ static void move(struct analysis *c, struct group *gr, int i, int tg, int d)
     kp->chg[i] = c->pass;
 }
 
-/* Definer k's used[] entry again (index_used's, from its bindings this pass) */
+/* Definer k's used[] entry again (index_used's, from its bindings this
+ * pass): the listed pass's moved bindings are marked (chg), the implicit
+ * pass's told by kept_moved; the first moved to k is fpos[k], or the first
+ * of lk's prefix (or one bound there before, which rev[] holds) */
 static void renew(struct analysis *c, struct group *gr, int k)
 {
     struct kept *kp = gr->kept;
     if (k < 0 || kp->vis[k] == c->pass) return;
     kp->vis[k] = c->pass;
-    int best = -1;
+    int best = -1, lazy = kp->lazy == c->pass;
     for (int j = kp->revo[k]; j < kp->revo[k + 1]; j++) {
         int p = kp->rev[j];
-        if (kp->chg[p] != c->pass && (best < 0 || gr->b[p].conf < gr->b[best].conf)) best = p;
+        if (!(lazy ? kept_moved(gr, p) : kp->chg[p] == c->pass) && (best < 0 || gr->b[p].conf < gr->b[best].conf)) best = p;
     }
-    if (kp->fpass[k] == c->pass && first_used(gr, kp->fpos[k], best)) best = kp->fpos[k];
+    int in = lazy ? (k == kp->nk && kp->J ? kp->pmin[kp->J] : -1) : kp->fpass[k] == c->pass ? kp->fpos[k] : -1;
+    if (in >= 0 && first_used(gr, in, best)) best = in;
     set_used(c, gr, k, best);
 }
 
@@ -340,23 +344,6 @@ const struct binding *kept_at(const struct analysis *c, const struct group *gr, 
     tmp->target = gr->kept->mt;
     tmp->def = gr->kept->md;
     return tmp;
-}
-
-/* Definer k's used[] entry in this implicit pass (renew's, the moved
- * lookups told by kept_moved; the first moved one is the first of lk's
- * prefix, or one bound there before, which rev[] holds) */
-static void fresh_used(struct analysis *c, struct group *gr, int k)
-{
-    struct kept *kp = gr->kept;
-    if (k < 0 || kp->vis[k] == c->pass) return;
-    kp->vis[k] = c->pass;
-    int best = -1;
-    for (int j = kp->revo[k]; j < kp->revo[k + 1]; j++) {
-        int p = kp->rev[j];
-        if (!kept_moved(gr, p) && (best < 0 || gr->b[p].conf < gr->b[best].conf)) best = p;
-    }
-    if (k == kp->nk && kp->J && first_used(gr, kp->pmin[kp->J], best)) best = kp->pmin[kp->J];
-    set_used(c, gr, k, best);
 }
 
 /* Binding i, not moved, is asked again this pass */
@@ -423,7 +410,7 @@ static int lazy_patch(struct analysis *c, struct group *gr)
     if (mt < 0) return 1;   /* nothing moves */
     for (int j = kp->revo[nk]; j < kp->revo[nk + 1]; j++)
         if (kp->lkpos[kp->rev[j]] >= 0 && kp->lkpos[kp->rev[j]] < lo) dirty(c, gr, kp->rev[j]);
-    fresh_used(c, gr, nk);
+    renew(c, gr, nk);
     if (kp->mark[nk] == c->pass)
         for (int j = kp->rdro[nk]; j < kp->rdro[nk + 1]; j++) dirty(c, gr, kp->rdr[j]);
     for (int j = 0; j < kp->nsp && kp->sp[j].hi >= c->step; j++)
@@ -482,7 +469,7 @@ void kept_ready(struct analysis *c, struct group *gr, int i)
 {
     struct kept *kp = gr->kept;
     if (kept_moved(gr, i) && kp->chg[i] != c->pass) move(c, gr, i, kp->mt, kp->md);
-    for (int j = kp->clo[i]; j < kp->clo[i + 1]; j++) fresh_used(c, gr, kp->cl[j]);
+    for (int j = kp->clo[i]; j < kp->clo[i + 1]; j++) renew(c, gr, kp->cl[j]);
 }
 
 /* A latent pass on a kept group: the unpromoted bindings, with those the
