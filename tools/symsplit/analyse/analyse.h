@@ -171,6 +171,9 @@ void analyse_image(struct findings *fs, struct analysis *a);     /* every name *
 void analyse_unpromoted(struct analysis *a);
 void analyse_latent(struct findings *fs, struct analysis *a, int k, int whole);
 void analysis_passes(const struct analysis *a, int *whole, int *part);   /* latent passes made whole, by names */
+/* of the kept groups' latent passes: implicit, listed; the lookups moved one
+ * by one in those listed; the bindings capture() looked at in either */
+void analysis_patches(const struct analysis *a, long n[4]);
 /* died.c: after the other analyses (it reads their items): fs->died */
 void find_death(struct findings *fs, const struct image *im);
 /* loadable.c: NOLOAD items for what ld.so would refuse */

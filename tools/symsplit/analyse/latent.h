@@ -57,6 +57,22 @@ struct kept {
                                       * that moved a binding to it, and the first binding moved to it */
     int *upos, *uold, nu, ucap;      /* this pass's used[] changes, to undo */
     int *cpos, ncp, cpcap; struct binding *cold;   /* this pass's moved bindings, to undo */
+    /* An implicit pass (kept_lazy): the moved lookups are never listed.
+     * Where the lookups that see a step ask one question and their
+     * closures' definers are functions of one size, a promotion moves every
+     * one of them to one definition, and a bound on each one's capture is
+     * known before the pass (lev); a pass asks only what can beat the best
+     * so far, found through a tree over the bindings. */
+    int *lkpos;                      /* per binding: its place in lk, -1 none (it never moves) */
+    int uni; int64_t usize;          /* lk[0 .. uni - 1] ask one question, plain, closures of usize functions (-2 none) */
+    int *orph, norph;                /* bindings to no definer (rev[] lacks them) that read one */
+    int *pmin;                       /* pmin[j]: the first binding of lk[0 .. j - 1] */
+    int *tree, tsz;                  /* per node, per level -1 .. 2: the latest until of a lookup whose lev is at most that */
+    int *lvl[3], nlvl[3];            /* the bindings whose kept capture has conf 0, 1, 2, ascending */
+    struct span { int lo, hi, i; } *sp; int nsp;   /* binding i reads a definer a lookup of step lo < s <= hi leaves */
+    int *rdr, *rdro;                 /* per definer: the bindings whose closure holds it */
+    int lazy, J, mt, md, nk;         /* the implicit pass: lk[0 .. J - 1] see it, moved to (mt, md), definer nk */
+    int *dmark, *dl, ndl, dlcap;     /* its bindings to ask again (dirty) */
 };
 struct slot { const char *name; uint32_t hash; int ndef, last, group; };
 struct names { struct slot *s; size_t mask; };
@@ -96,6 +112,8 @@ struct analysis {
     int pass;                        /* marks groups selected by this pass */
     int step;                        /* the step the promotion of this latent pass joins at */
     int whole, part;                 /* latent passes made whole (the fallback), by the promoted names */
+    long lazy, listed, moved, calls; /* group passes implicit, listed (patched one lookup at a time);
+                                      * lookups those moved; bindings capture() asked in either */
 };
 
 /* Asked by both files, here so that latent.c calls nothing of split.c
@@ -137,4 +155,15 @@ void kept_patch(struct analysis *c, struct group *gr);
 void kept_unpatch(struct group *gr);
 int latent_bound(struct analysis *c, struct group *gr, int i, int *must);
 int unmoved_same(const struct analysis *c, const struct group *gr, int i);
+/* an implicit pass (kept_patch chose it): binding i as the pass has it,
+ * whether it moved, the best kept capture no change touches (its conf in
+ * *conf, 3 none), the bindings to ask again, the next moved binding from
+ * cur whose bound can beat (cb, ib), and binding i made ready to ask */
+int kept_lazy(const struct analysis *c, const struct group *gr);
+const struct binding *kept_at(const struct analysis *c, const struct group *gr, int i, struct binding *tmp);
+int kept_moved(const struct group *gr, int i);
+int kept_clean(const struct analysis *c, const struct group *gr, int *conf);
+int kept_dirty(const struct group *gr, const int **dl);
+int kept_next(const struct analysis *c, const struct group *gr, int cur, int cb, int ib);
+void kept_ready(struct analysis *c, struct group *gr, int i);
 #endif

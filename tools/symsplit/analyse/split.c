@@ -445,6 +445,40 @@ static int capture_of(struct analysis *c, struct group *gr, int i, struct shared
     return found ? out->conf : -1;
 }
 
+/* Does binding i's capture f (conf) beat the best so far (cb, 3 none; ib)?
+ * The first of equals (no binding of a latent pass was observed) */
+static int beats(int conf, int i, int cb, int ib)
+{
+    return conf >= 0 && (conf < cb || (conf == cb && i < ib));
+}
+
+/* capture() in an implicit latent pass: the best kept capture that no
+ * change touches, the bindings asked again, then only the moved lookups
+ * whose bound can beat the best so far (the tree finds them; their own
+ * bound, latent_bound, is asked before capture_of) */
+static int capture_lazy(struct analysis *c, struct group *gr, struct finding *out, struct shared *q)
+{
+    struct finding f;
+    const int *dl;
+    int cb, ib = kept_clean(c, gr, &cb), nd = kept_dirty(gr, &dl);
+    if (ib >= 0) *out = gr->kept->f[ib];
+    for (int j = 0; j < nd; j++) {
+        int i = dl[j];
+        kept_ready(c, gr, i);
+        c->calls++;
+        if (beats(capture_of(c, gr, i, q, &f, NULL), i, cb, ib)) { *out = f; cb = f.conf; ib = i; }
+    }
+    for (int i = kept_next(c, gr, 0, cb, ib); i >= 0; i = kept_next(c, gr, i + 1, cb, ib)) {
+        if (!kept_moved(gr, i)) continue;   /* bound there before: asked again above */
+        kept_ready(c, gr, i);
+        int must = 0, lb = latent_bound(c, gr, i, &must);
+        if (!must && (lb < 0 || lb > cb || (lb == cb && i > ib))) continue;
+        c->calls++;
+        if (beats(capture_of(c, gr, i, q, &f, NULL), i, cb, ib)) { *out = f; cb = f.conf; ib = i; }
+    }
+    return ib >= 0;
+}
+
 /* The strongest capture of one name, or 0.  Each binding's own, the first
  * of equals: in a latent pass on a kept group (patched), a binding the
  * promotion left alone, whose used[] entries it left alone too, gives
@@ -455,9 +489,11 @@ static int capture(struct analysis *c, struct group *gr, struct finding *out, in
     struct shared q = { .x = -1, .xd = -1, .y = -1, .yd = -1, .conf = -1 };
     struct finding f;
     int found = 0;
+    if (patched && kept_lazy(c, gr)) return capture_lazy(c, gr, out, &q);
     if (!patched) index_used(gr);
     for (int i = 0; i < gr->n; i++) {
         struct kept *k = gr->kept;
+        if (patched) c->calls++;
         if (!patched) {
             if (capture_of(c, gr, i, &q, &f, kp) < 0) { if (kp) kp->fc[i] = -1; continue; }
             if (kp) { kp->f[i] = f; kp->fc[i] = f.conf; }
@@ -487,7 +523,8 @@ static void partition(struct analysis *c, const struct group *gr, struct finding
     const struct image *im = c->im;
     int mods[8], users[8], defs[8], n = 0, local = 0;
     for (int i = 0; i < gr->n && n < 8; i++) {
-        const struct binding *b = &gr->b[i];
+        struct binding tmp;
+        const struct binding *b = kept_at(c, gr, i, &tmp);   /* an implicit pass's moved lookups as moved */
         int own = (b->how == H_LOOKUP && in_closure(closure_of(c, b->binder), b->target)) ||
                   (b->how == H_EXE_OWN && b->binder == 0 && b->target == 0);
         if (!own || b->conf != C_CERTAIN) continue;
@@ -843,4 +880,12 @@ void analysis_passes(const struct analysis *c, int *whole, int *part)
 {
     *whole = c->whole;
     *part = c->part;
+}
+
+void analysis_patches(const struct analysis *c, long n[4])
+{
+    n[0] = c->lazy;
+    n[1] = c->listed;
+    n[2] = c->moved;
+    n[3] = c->calls;
 }

@@ -328,6 +328,10 @@ int main(int argc, char **argv)
                 int whole, part;
                 analysis_passes(an, &whole, &part);
                 fprintf(stderr, "latent passes %s: %d by the promoted names, %d whole\n", exes[e], part, whole);
+                long p[4];
+                analysis_patches(an, p);
+                fprintf(stderr, "latent patches %s: %ld implicit, %ld listed (%ld lookups moved), %ld bindings looked at\n",
+                        exes[e], p[0], p[1], p[2], p[3]);
             }
             analysis_free(an);
         }
