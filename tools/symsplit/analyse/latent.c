@@ -255,7 +255,7 @@ void kept_finish(struct analysis *c, struct group *gr, struct kept *kp)
     for (int i = 0; i < n; i++)
         if (kp->bk[i] >= 0) kp->rev[kp->revo[kp->bk[i]] + fill[kp->bk[i]]++] = i;
     free(fill);
-    qsort(kp->lk, kp->nlk, sizeof *kp->lk, by_until);
+    if (kp->nlk > 1) qsort(kp->lk, kp->nlk, sizeof *kp->lk, by_until);   /* lk may be NULL */
     kp->chg = xcalloc(n ? n : 1, sizeof *kp->chg);
     kp->mark = xcalloc(nd, sizeof *kp->mark);
     kp->vis = xcalloc(nd, sizeof *kp->vis);
