@@ -117,6 +117,23 @@ timeline() {
     assert_line --regexp "^SPLIT .* reg_count .*plugin.so depends on libreg.so but its reference resolves to libA.so's copy.*dlsym on the --dlopen handle of plugin.so finds libreg.so's copy"
 }
 
+@test "symsplit: a host running a library's code keeps the library's copy of a captured function in use only through a cell they share (stripped: .eh_frame bounds the helper), as running it shows" {
+    d=$FX/handle-cells
+    [ "$(readelf -S "$d/libcells.so" | grep -c symtab)" -eq 0 ]          # stripped: bump() has no symbol
+    run env LD_DEBUG=bindings timeout -k 2 10 "$d/app" "$d/libcells.so" open_dev open_dev
+    assert_success                                       # open_dev reads one path: the program's
+    run "$TOP/scripts/ld-debug" --names --bindings get_path <<<"$output"
+    assert_line "binding file libcells.so [0] to app [0]: normal symbol \`get_path'"   # the capture
+    run ss --dlsym open_dev --dlopen "$d/libcells.so" "$d/app"
+    assert_success                                       # open_dev reaches opened, never path
+    refute_line --regexp "^SPLIT"
+    run timeout -k 2 10 "$d/app" "$d/libcells.so" set_path open_dev
+    assert_failure 1                                     # set_path writes the library's path, open_dev reads the program's
+    run ss --dlsym set_path --dlsym open_dev --dlopen "$d/libcells.so" "$d/app"
+    assert_failure 1
+    assert_line --regexp "^SPLIT .* get_path .*libcells.so's own interposable reference to get_path .*resolves to app's copy.*libcells.so's copy of set_path"
+}
+
 @test "symsplit: a lone hidden namesake (.symtab only) is no copy in play: no split, as running it shows" {
     run truth ok-hidden-namesake
     assert_success

@@ -73,13 +73,18 @@ row_args() { "$TOP/tools/symsplit/dev/lab-rows" --args "$BUILD" "$1" "$2"; }
 # define, so --strict exits 1, and PARTITION no SPLIT row; no-split = --strict exits 0; COLLISION = a
 # COLLISION high row, different entities, a reference crossed (exit 1);
 # no-collision = --strict exits 0, or 1 for LATENT rows only. Rows outside
-# the model (dlmopen, the runtime's guard, two files of one SONAME) say why.
+# the model (a dlmopen into another open's namespace or RTLD_GLOBAL in a new
+# one, the runtime's guard, two files of one SONAME) say why; a dlmopen into a
+# new namespace (newlm) is --dlopen's :newns.
 @test "symsplit: route-b rows, with the host's dlopen order, agree with the lab under the documented mapping" {
     lab_output rb route-b
     facts=$("$TOP/scripts/verdict" --facts < "$(out_file rb)")
     symsplit_agrees route-b "$facts"
     # every row is accounted for: run, or listed outside with its reason
     [ "${#lines[@]}" -eq "$(table_rows route-b | wc -w)" ]
+    # B in LM_ID_NEWLM: compared, two copies each bound by its own plugin
+    assert_line --regexp '^dlmopen agrees: --strict exit 1, rows of rt_get_list rt_register$'
+    assert_line --regexp "^dlmopen-first-deps outside: dlmopen into another open's namespace"
 }
 
 # ---- loader-errors, each run word as symsplit's environment ----

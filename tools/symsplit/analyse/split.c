@@ -152,28 +152,38 @@ static void comp_clear(struct analysis *c)
     c->comp.n = 0;
 }
 
-/* x binds its own copy of some other name that y defines too: x's copy of the
- * shared code is running.  Best evidence, memoised per module pair. */
-static int component(struct analysis *c, int x, int y, const char **name, int *how)
+/* Does running d, x's function a handle gives the host, keep x's copy of the
+ * captured function xd in use?  Only through state: d's code must reach a
+ * cell xd's touches, one writing what the other reads (sharedstate.c's
+ * common_cell).  rxe static-exported: the NCCL-like side runs
+ * libibverbs.so.1's device calls while that library's own references to
+ * ibv_get_sysfs_path and ibv_fork_init bind the program's exported copy; no
+ * device call reaches the path or fork cells, so nobody uses that library's
+ * copy of them (measured: never written).  Where either walk meets code
+ * without bounds the touches are partial and an absence proves nothing:
+ * then d's reaching any state of x's counts, as it did per module. */
+static int handle_keeps(struct module *X, const struct def *d, const struct touches *tx, int sx)
+{
+    struct touches td;
+    int sd = function_touches(X, d, &td), found;
+    common_cell(&td, tx, &found);
+    free(td.v);
+    if (found) return 1;
+    return sd < 0 || sx < 0 ? sd != 0 : 0;
+}
+
+/* x's copy of the captured xd is in use because x's code is running: the
+ * host looks up x's copy of a name y defines too (dlsym on a handle), or x
+ * binds its own copy of some other name y defines too.  Best evidence; the
+ * self-bindings memoised per module pair. */
+static int component(struct analysis *c, int x, int y, int xd, const char **name, int *how)
 {
     struct comp *m = comp_slot(c, x, y);
+    struct module *X = c->im->mods[x].m, *Y = c->im->mods[y].m;
+    int h, conf;
     if (m->conf == -2) {
-        struct module *X = c->im->mods[x].m, *Y = c->im->mods[y].m;
-        int best = -1, bhow = 0, conf, h;
+        int best = -1, bhow = 0;
         const char *bname = NULL;
-        /* the host looks up X's copy of a name Y defines too (dlsym on a
-         * handle): X's copy of the shared code runs (the NCCL case) */
-        for (int j = c->im->dlsyms ? c->hhead[x] : -1; j >= 0; j = c->hnext[j]) {   /* what the host looks up, when known */
-            const struct binding *b = &c->handles[j];
-            const struct def *d = &X->defs[b->def];
-            if (d->kind != K_FUNC || module_find_defs(Y, d->name, d->hash) < 0) continue;
-            /* ... when that code reaches X's own state: an entry point every
-             * plugin defines (plugin_read) whose calls into the runtime go
-             * through relocations runs X's code on whichever copy the loader
-             * bound (route-b promoted-between: C's entry point, B's runtime) */
-            if (!function_state(X, d)) continue;
-            if (best < 0 || b->conf < best) { best = b->conf; bhow = H_HANDLE; bname = d->name; }
-        }
         for (int j = 0; j < X->ndups && best != C_CERTAIN; j++) {
             int k = X->dups[j];
             const struct def *d = &X->defs[k];
@@ -184,9 +194,29 @@ static int component(struct analysis *c, int x, int y, const char **name, int *h
         }
         *m = (struct comp){ best, bhow, bname };
     }
-    *name = m->name;
-    *how = m->how;
-    return m->conf;
+    int best = -1, bhow = 0, sx = 0;
+    const char *bname = NULL;
+    struct touches tx = { 0 };
+    /* the host looks up X's copy of a name Y defines too (dlsym on a
+     * handle): X's copy of that code runs (the NCCL case), and with it the
+     * state it reaches: an entry point every plugin defines (plugin_read)
+     * whose calls into the runtime go through relocations runs X's code on
+     * whichever copy the loader bound (route-b promoted-between: C's entry
+     * point, B's runtime) */
+    for (int j = c->im->dlsyms ? c->hhead[x] : -1; j >= 0; j = c->hnext[j]) {   /* what the host looks up, when known */
+        const struct binding *b = &c->handles[j];
+        const struct def *d = &X->defs[b->def];
+        if (d->kind != K_FUNC || module_find_defs(Y, d->name, d->hash) < 0) continue;
+        if (best >= 0 && b->conf >= best) continue;
+        if (!tx.v && !sx) sx = function_touches(X, &X->defs[xd], &tx) < 0 ? -1 : 1;
+        if (!handle_keeps(X, d, &tx, sx)) continue;
+        best = b->conf; bhow = H_HANDLE; bname = d->name;
+    }
+    free(tx.v);
+    if (m->conf >= 0 && (best < 0 || m->conf < best)) { best = m->conf; bhow = m->how; bname = m->name; }
+    *name = bname;
+    *how = bhow;
+    return best;
 }
 
 /* Under --pid and --trace: does x's code run, as the process shows it?  The
@@ -258,7 +288,7 @@ static int alive(struct analysis *c, const struct group *gr, int k, int y, int n
     }
     if (best != C_CERTAIN && !name_only) {
         const char *nm;
-        int how, conf = component(c, x, y, &nm, &how);
+        int how, conf = component(c, x, y, gr->dk[k], &nm, &how);
         if (conf >= 0 && (best < 0 || conf < best)) {
             best = conf;
             f->ev_how = how;

@@ -180,6 +180,10 @@ struct touches { struct touch { uint64_t addr; int acc; } *v; int n; };   /* acc
 int function_touches(struct module *m, const struct def *d, struct touches *t);
 void funcstate_free(void *fstate);
 
+/* ---- ehframe.c ---- */
+/* add(lo, hi, arg) for each function .eh_frame bounds; the count */
+int eh_frame_functions(struct module *m, void (*add)(uint64_t lo, uint64_t hi, void *arg), void *arg);
+
 int insn_boundary(struct module *m, uint64_t addr);          /* 1 yes, 0 no, -1 unknown */
 
 /* ---- demangle.c ---- */

@@ -9,8 +9,8 @@
  * a writable section other than the GOT and RELRO (the GOT is how exported
  * data is shared: unified by binding), or a thread-local access other than
  * the stack-protector canary.  A direct call into code
- * whose bounds are unknown (a stripped local function) makes the answer
- * unknown: the caller then falls back to the module-level estimate.
+ * whose bounds are unknown (no symbol and no .eh_frame FDE: ehframe.c) makes
+ * the answer unknown: the caller then falls back to the module-level estimate.
  * An IFUNC is judged by the implementations its resolver can return, or
  * under --pid by the one the process's slot holds (image_live.c).
  * x86-64 and AArch64 code (machine.c); another machine's is always unknown. */
@@ -62,6 +62,12 @@ static const struct range *fn_at(const struct fstate *s, uint64_t a)
     return NULL;
 }
 
+static void add_fn(uint64_t lo, uint64_t hi, void *arg)
+{
+    struct fstate *s = arg;
+    add(&s->fns, &s->nfns, lo, hi, NULL);
+}
+
 static struct fstate *build(struct module *m)
 {
     struct fstate *s = xcalloc(1, sizeof *s);
@@ -99,6 +105,8 @@ static struct fstate *build(struct module *m)
                 add(&s->fns, &s->nfns, sym.st_value, sym.st_value + sym.st_size, NULL);
         }
     }
+    /* .eh_frame's: a stripped library's local functions have an FDE each */
+    eh_frame_functions(m, add_fn, s);
     if (s->nfns) qsort(s->fns, s->nfns, sizeof *s->fns, by_lo);
     return s;
 }
