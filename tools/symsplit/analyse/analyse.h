@@ -79,20 +79,24 @@ struct noload {
     const char *path, *file, *newest, *ver;
     const char *names[3]; int nnames, more;   /* N_VERSION: its first symbols; more: how many more (both kinds) */
 };
-/* The finding kinds, one line each: id, name (report.c prints an item of it
- * with print_<name>), and what frees the fields it owns (findings_clear;
- * NULL: none).  A new kind: its line here, its fields in struct item's
- * union, its analysis, its grade (policy.c) and its printer (report.c). */
+/* The finding kinds, one line each: id; name, which names the kind's
+ * grader (policy.c's grade_<name>) and printer (report.c's print_<name>);
+ * and which modules an item of it names (died.c reads them: a process's
+ * last line is looked for in their files), a function beside the kind's
+ * analysis, NULL: none.  Memory an item's fields point to belongs to its
+ * findings (findings_own), so no kind has a free of its own.  A new kind:
+ * its line here, its fields in struct item's union, its analysis, grader
+ * and printer (docs/symsplit-reference.md, Adding a finding kind). */
 #define FKINDS(X) \
     X(F_NOLOAD,    noload,    NULL) \
-    X(F_CAPTURE,   capture,   free_capture) \
-    X(F_PARTITION, partition, NULL) \
-    X(F_COLLISION, collision, free_collision) \
-    X(F_COPY,      copy,      free_copy)
+    X(F_CAPTURE,   capture,   names_capture) \
+    X(F_PARTITION, partition, names_partition) \
+    X(F_COLLISION, collision, names_collision) \
+    X(F_COPY,      copy,      names_copy)
 #define FKIND_ITEM(id, ...) id,
 #define FKIND_ONE(...) + 1
 enum fkind { FKINDS(FKIND_ITEM) };
-enum { F_NKINDS = 0 FKINDS(FKIND_ONE) };   /* not an fkind: a switch over kinds still names each */
+enum { F_NKINDS = 0 FKINDS(FKIND_ONE) };   /* not an fkind: the size of a table indexed by kind */
 enum keep { K_SHOW, K_DROP, K_SUPPRESSED };   /* what the policy made of an item */
 struct item {
     enum fkind kind;
@@ -103,7 +107,6 @@ struct item {
             struct finding f;
             int *mods; int nmods;    /* every binder and target of the name (for the allowlist) */
             const char *harmless;    /* why nothing can diverge (state.c), NULL when something can */
-            char *owned;             /* harmless, when it had to be formatted */
             int proven, data;        /* the live copy's state is proven, not estimated; a data object */
             int override;            /* a collision of functions: the module whose definition is
                                       * bound needs (DT_NEEDED) the one whose reference it takes, as an
@@ -144,9 +147,16 @@ struct findings {
     struct death died;       /* died.c: set for the pass that ran (--trace), zero in a latent pass */
     int naive;               /* a name two modules define: what nm -D | sort | uniq -d would flag */
     const char *promoted;    /* latent pass: the module assumed RTLD_GLOBAL, else NULL */
+    void **owned; int nowned, ownedcap;   /* what the items' fields point to (findings_own) */
 };
 struct item *findings_add(struct findings *fs, enum fkind kind, const char *name);
-void findings_clear(struct findings *fs);   /* frees the items, keeps promoted */
+void *findings_own(struct findings *fs, void *p);   /* p (malloc'd, or NULL), freed by findings_clear */
+void findings_clear(struct findings *fs);   /* frees the items and what they own, keeps promoted */
+/* Does an item name module i (FKINDS' third column)?  One per kind that names modules. */
+int names_capture(const struct item *it, int i);
+int names_partition(const struct item *it, int i);
+int names_collision(const struct item *it, int i);
+int names_copy(const struct item *it, int i);
 struct pairs;
 struct pairs *pairs_new(const struct image *im);
 void pairs_free(struct pairs *ps);

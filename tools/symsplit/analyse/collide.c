@@ -385,6 +385,9 @@ void pairs_find(struct pairs *ps, struct findings *fs)
         c->registry = shared_registry(im, c);
         struct item *it = findings_add(fs, F_COLLISION, c->name);
         it->c = *c;
-        it->own = xasprintf("%s+%s", module_name(im->mods[c->a].m), module_name(im->mods[c->b].m));
+        it->own = findings_own(fs, xasprintf("%s+%s", module_name(im->mods[c->a].m), module_name(im->mods[c->b].m)));
     }
 }
+
+/* The modules a collision names: its pair. */
+int names_collision(const struct item *it, int i) { return it->c.a == i || it->c.b == i; }

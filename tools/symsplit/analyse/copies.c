@@ -245,9 +245,17 @@ void find_copies(struct findings *fs, const struct image *im)
         n = one_per_library(im, cp, n);
         if (n < 2) { free(cp); continue; }
         struct item *it = findings_add(fs, F_COPY, F[f].group);
-        it->cp = cp;
+        it->cp = findings_own(fs, cp);
         it->n = n;
         it->sev = sev;
         it->state = F[f].state;
     }
+}
+
+/* The modules a COPY row names: its copies. */
+int names_copy(const struct item *it, int i)
+{
+    for (int j = 0; j < it->n; j++)
+        if (it->cp[j].mod == i) return 1;
+    return 0;
 }

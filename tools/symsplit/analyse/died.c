@@ -32,19 +32,14 @@ static size_t longest_in(const struct module *m, const char *msg)
     return best;
 }
 
-/* Is module i one the findings name (a pair, a copy, a capture)? */
+/* Is module i one the findings name (a pair, a copy, a capture)?  Each
+ * kind says, through FKINDS' third column. */
+#define NAMES_ITEM(id, name, names) [id] = names,
+static int (*const names[F_NKINDS])(const struct item *, int) = { FKINDS(NAMES_ITEM) };
 static int named(const struct findings *fs, int i)
 {
-    for (int k = 0; k < fs->n; k++) {
-        const struct item *it = &fs->v[k];
-        if ((it->kind == F_COLLISION && (it->c.a == i || it->c.b == i)) ||
-            (it->kind == F_CAPTURE && (it->f.x == i || it->f.target == i)))
-            return 1;
-        for (int j = 0; it->kind == F_COPY && j < it->n; j++)
-            if (it->cp[j].mod == i) return 1;
-        for (int j = 0; it->kind == F_PARTITION && j < it->n && j < 8; j++)
-            if (it->pm[j] == i) return 1;
-    }
+    for (int k = 0; k < fs->n; k++)
+        if (names[fs->v[k].kind] && names[fs->v[k].kind](&fs->v[k], i)) return 1;
     return 0;
 }
 

@@ -1,16 +1,11 @@
 /* The findings of one image (or of one latent pass over it): plain data the
  * analysis appends (split.c, collide.c, copies.c, loadable.c), the policy
- * grades (policy.c) and the reporters print (report.c), in this order. */
+ * grades (policy.c) and the reporters print (report.c), in this order.
+ * What no kind's fields hold is here: memory an item points to is the
+ * findings', so clearing them names no kind. */
 #include "analyse/analyse.h"
 #include <stdlib.h>
 #include <string.h>
-
-/* What a kind's fields own (FKINDS' third column). */
-static void free_capture(struct item *it) { free(it->mods); free(it->owned); }
-static void free_collision(struct item *it) { free(it->own); }
-static void free_copy(struct item *it) { free(it->cp); }
-#define FREE_ITEM(id, name, fr) [id] = fr,
-static void (*const item_free[F_NKINDS])(struct item *) = { FKINDS(FREE_ITEM) };
 
 struct item *findings_add(struct findings *fs, enum fkind kind, const char *name)
 {
@@ -19,14 +14,23 @@ struct item *findings_add(struct findings *fs, enum fkind kind, const char *name
     memset(it, 0, sizeof *it);
     it->kind = kind;
     it->name = name;
-    if (kind == F_PARTITION) it->capture = -1;
     return it;
+}
+
+void *findings_own(struct findings *fs, void *p)
+{
+    if (!p) return NULL;
+    GROW(fs->owned, fs->nowned, fs->ownedcap);
+    fs->owned[fs->nowned++] = p;
+    return p;
 }
 
 void findings_clear(struct findings *fs)
 {
-    for (int i = 0; i < fs->n; i++)
-        if (item_free[fs->v[i].kind]) item_free[fs->v[i].kind](&fs->v[i]);
+    for (int i = 0; i < fs->nowned; i++) free(fs->owned[i]);
+    free(fs->owned);
+    fs->owned = NULL;
+    fs->nowned = fs->ownedcap = 0;
     free(fs->v);
     fs->v = NULL;
     fs->n = fs->cap = fs->naive = 0;

@@ -551,6 +551,17 @@ static void partition(struct analysis *c, const struct group *gr, struct finding
     memcpy(it->pu, users, sizeof users);
 }
 
+/* The modules a capture names: the copy linked against and the one bound. */
+int names_capture(const struct item *it, int i) { return it->f.x == i || it->f.target == i; }
+
+/* The modules a partition names: its copies. */
+int names_partition(const struct item *it, int i)
+{
+    for (int j = 0; j < it->n && j < 8; j++)
+        if (it->pm[j] == i) return 1;
+    return 0;
+}
+
 /* Names that two modules of this image define (dups.c narrows each module
  * to its names that anyone else in the run defines), and where each one's
  * bindings come from. */
@@ -760,10 +771,12 @@ static void run(struct analysis *c, struct findings *fs, int *sel, int nsel, int
         if (gr->nd >= 2 && capture(c, gr, &f, patched, kp)) {
             struct item *it = findings_add(fs, F_CAPTURE, gr->name);
             it->f = f;
-            it->harmless = capture_harmless(im, &f, &it->owned, &it->proven);
+            char *owned;   /* harmless, when it had to be formatted */
+            it->harmless = capture_harmless(im, &f, &owned, &it->proven);
+            findings_own(fs, owned);
             it->data = im->mods[f.x].m->defs[f.xdef].kind == K_DATA || im->mods[f.target].m->defs[f.def].kind == K_DATA;
             it->override = f.collision && override_by_design(im, &f);
-            it->mods = xcalloc(2 * gr->n + 2, sizeof *it->mods);   /* the allowlist matches any of them */
+            it->mods = findings_own(fs, xcalloc(2 * gr->n + 2, sizeof *it->mods));   /* the allowlist matches any of them */
             for (int i = 0; i < gr->n && !patched; i++) {   /* (a pass with an allowlist is never patched) */
                 it->mods[it->nmods++] = gr->b[i].binder;
                 it->mods[it->nmods++] = gr->b[i].target;

@@ -156,6 +156,19 @@ static void grade_capture(struct policy *p, const struct image *im, const struct
     set(it, &d);
 }
 
+/* The process died with the row's two libraries loaded (--trace, died.c):
+ * the end is the evidence, whatever the model says of the bindings:
+ * harmful.  Only different libraries (COLLISION): copies of one library
+ * (COPY, a partition) are each bound by their own users, and a dlmopen
+ * namespace's own libc is one in every such process. */
+static void died_with(struct item *it)
+{
+    it->keep = K_SHOW;
+    it->csev = "high";
+    it->crossed = 1;
+    it->died = 1;
+}
+
 /* Two different libraries that share names: one row for the pair. */
 static void grade_collision(struct policy *p, const struct image *im, const struct findings *fs, struct item *it)
 {
@@ -180,60 +193,55 @@ static void grade_collision(struct policy *p, const struct image *im, const stru
         set(it, &d);
     }
     free(key);
+    /* a pair whose names do not meet is still two libraries loaded with names in common */
+    if (fs->died.how && !fs->promoted && it->keep != K_SUPPRESSED && (c->shared >= 2 || c->name)) {
+        decide_collision(&d, c);
+        set(it, &d);
+        it->sym = c->name ? c->name : it->own;
+        died_with(it);
+    }
 }
 
-/* The process died with the row's two libraries loaded (--trace, died.c):
- * the end is the evidence, whatever the model says of the bindings:
- * harmful.  Only different libraries (COLLISION): copies of one library
- * (COPY, a partition) are each bound by their own users, and a dlmopen
- * namespace's own libc is one in every such process. */
-static void died_with(struct item *it)
+/* A partition: beside a split it is no row of its own; a latent pass adds none. */
+static void grade_partition(struct policy *p, const struct image *im, const struct findings *fs, struct item *it)
 {
-    it->keep = K_SHOW;
-    it->csev = "high";
-    it->crossed = 1;
-    it->died = 1;
+    const struct item *cap = it->capture >= 0 ? &fs->v[it->capture] : NULL;
+    struct decision d;
+    it->sym = it->name;
+    if (fs->promoted || (cap && cap->keep == K_SHOW && (cap->cls == V_SPLIT || cap->crossed))) { it->keep = K_DROP; return; }
+    decide_copy(&d, "med");   /* the state behind each copy is proven */
+    set(it, &d);
 }
+
+/* A library in 2+ copies: the severity copies.c's table gives it. */
+static void grade_copy(struct policy *p, const struct image *im, const struct findings *fs, struct item *it)
+{
+    struct decision d;
+    it->sym = it->name;
+    decide_copy(&d, it->sev);
+    set(it, &d);
+}
+
+/* What ld.so would refuse: NOLOAD. */
+static void grade_noload(struct policy *p, const struct image *im, const struct findings *fs, struct item *it)
+{
+    struct decision d;
+    it->sym = it->name;
+    /* med: it loads, but only from one directory (relative NEEDED, a lazy undefined call) */
+    decide_noload(&d, it->nl.cause == N_RELATIVE || it->nl.cause == N_UNDEFINED_LAZY);
+    set(it, &d);
+}
+
+/* Each kind's grader, from the kinds' table (analyse.h), in the order found:
+ * a partition reads its capture's grade. */
+#define GRADER_ITEM(id, name, ...) [id] = grade_##name,
+static void (*const graders[F_NKINDS])(struct policy *, const struct image *, const struct findings *, struct item *) = {
+    FKINDS(GRADER_ITEM)
+};
 
 void policy_grade(struct policy *p, const struct image *im, struct findings *fs)
 {
-    struct decision d;
-    int died = fs->died.how && !fs->promoted;
-    for (int i = 0; i < fs->n; i++) {
-        struct item *it = &fs->v[i];
-        switch (it->kind) {
-        case F_CAPTURE: grade_capture(p, im, fs, it); break;
-        case F_COLLISION:
-            grade_collision(p, im, fs, it);
-            /* a pair whose names do not meet is still two libraries loaded with names in common */
-            if (died && it->keep != K_SUPPRESSED && (it->c.shared >= 2 || it->c.name)) {
-                decide_collision(&d, &it->c);
-                set(it, &d);
-                it->sym = it->c.name ? it->c.name : it->own;
-                died_with(it);
-            }
-            break;
-        case F_PARTITION: {   /* beside a split it is no row of its own; a latent pass adds none */
-            const struct item *cap = it->capture >= 0 ? &fs->v[it->capture] : NULL;
-            it->sym = it->name;
-            if (fs->promoted || (cap && cap->keep == K_SHOW && (cap->cls == V_SPLIT || cap->crossed))) { it->keep = K_DROP; break; }
-            decide_copy(&d, "med");   /* the state behind each copy is proven */
-            set(it, &d);
-            break;
-        }
-        case F_COPY:
-            it->sym = it->name;
-            decide_copy(&d, it->sev);
-            set(it, &d);
-            break;
-        case F_NOLOAD:
-            it->sym = it->name;
-            /* med: it loads, but only from one directory (relative NEEDED, a lazy undefined call) */
-            decide_noload(&d, it->nl.cause == N_RELATIVE || it->nl.cause == N_UNDEFINED_LAZY);
-            set(it, &d);
-            break;
-        }
-    }
+    for (int i = 0; i < fs->n; i++) graders[fs->v[i].kind](p, im, fs, &fs->v[i]);
 }
 
 int exit_status(const int count[V_NCLASS], int crossed, int errors, int strict)
