@@ -112,23 +112,27 @@ verdict() { printf '%b' "$1" | "$TOP/scripts/verdict"; }
 	assert_output "$(printf 'app\tsym\tstrrchr\t@GLIBC_2.2.5\tIFUNC\tGLOBAL\tDEFAULT\tUND\t129\napp\tsym\tprintf\t@GLIBC_2.2.5\tFUNC\tGLOBAL\tDEFAULT\tUND\t200')"
 }
 
-@test "verdict: a link refused for a COPY relocation of protected data is link-error in the linker's words (bfd, gold, lld, mold)" {
+@test "verdict: a link refused for a COPY relocation of protected data is link-error in the linker's words (bfd, gold, lld, mold 1.10 and 2)" {
 	for l in "ld.bfd: x.a(x.o): copy relocation against non-copyable protected symbol \`vx_table' in l.so" \
 		"ld.gold: error: x.o: cannot make copy relocation for protected symbol 'vx_table', defined in l.so" \
 		"mold: error: x.a(x.o):(.text): cannot make copy relocation for protected symbol 'vx_table', defined in l.so; recompile with -fPIC" \
+		"mold: error: l.so: cannot create a copy relocation for protected symbol 'vx_table'; recompile with -fPIC" \
 		"ld.lld: error: cannot preempt symbol: vx_table"; do
 		run bash -c 'printf "== r: x\n[link failed: exit 1] the record:\n[ld] %s\n" "$1" | "$TOP/scripts/verdict" --facts' _ "$l"
 		assert_output 'r verdict=link-error consumers='
 	done
 }
 
-@test "verdict: a link refused under -z nocopyreloc is link-error naming the relocation (bfd x86-64 and aarch64, lld); gold's internal error names none: run-failed" {
+@test "verdict: a link refused under -z nocopyreloc is link-error naming the relocation (bfd x86-64 and aarch64, lld) or the copy (mold 2); gold's internal error names none: run-failed" {
 	for l in "ld.bfd: x.a(x.o): relocation R_X86_64_PC32 against symbol \`vx_table' can not be used when making a PDE object; recompile with -fPIE" \
 		"ld.bfd: x.a(x.o)(.text+0x8): unresolvable R_AARCH64_ADR_PREL_PG_HI21 relocation against symbol \`vx_table'" \
 		"ld.lld: error: unresolvable relocation R_X86_64_PC32 against symbol 'vx_table'; recompile with -fPIC or remove '-z nocopyreloc'"; do
 		run bash -c 'printf "== r: x\n[link failed: exit 1] the record:\n[ld] %s\n" "$1" | "$TOP/scripts/verdict"' _ "$l"
 		assert_line --regexp "^verdict: link-error \(the linker refused the link: .*R_[A-Z0-9_]+.*vx_table"
 	done
+	# mold 2 (Debian 13) names the copy it will not make, not a relocation type
+	run bash -c 'printf "== r: x\n[link failed: exit 1] the record:\n[ld] %s\n" "$1" | "$TOP/scripts/verdict"' _ "mold: error: -z nocopyreloc: l.so: cannot create a copy relocation for symbol 'vx_table'; recompile with -fPIC"
+	assert_line --regexp "^verdict: link-error \(the linker refused the link: cannot create a copy relocation for symbol 'vx_table'"
 	# bfd's warning before its refusal names no relocation type: not taken for the reason
 	run verdict '== r: x\n[link failed: exit 1]\n[ld] ld.bfd: x.a(x.o): warning: relocation against `vx_table'"'"' in read-only section `.text'"'"'\n[ld] ld.gold: internal error in check_non_pic, at x86_64.cc:3062\n'
 	assert_line 'verdict: run-failed (the link failed: exit 1, the linker names no symbol): no verdict'
