@@ -113,6 +113,17 @@ setup_file() {
 	assert_line --regexp '^matrix:B +SPLIT +no-split \(known\)'
 }
 
+@test "check-toolchains: a line whose fact is a glob for the row's evidence does not excuse its verdict" {
+	cp -r "$BATS_FILE_TMPDIR/full-gcc+bfd" "$BATS_TEST_TMPDIR/gcc+lld"
+	sed -i 's/^matrix:B verdict=SPLIT/matrix:B verdict=no-split/' "$BATS_TEST_TMPDIR/gcc+lld/facts"
+	# "*" names every piece of the row's evidence; only a verdict= line changes what is expected
+	{ printf '%s\n' '*:lld | matrix:B | * | a made-up reason, for this test only'; cat "$TOP/expected/toolchain-differences"; } > "$BATS_TEST_TMPDIR/differences"
+	TOOLCHAIN_DIFFERENCES="$BATS_TEST_TMPDIR/differences" run "$TOP/scripts/toolchain-table" "$BUILD/toolchains/expect.tsv" "$BATS_TEST_TMPDIR" gcc:lld
+	assert_failure
+	assert_line --regexp '^matrix:B +SPLIT +no-split \*'
+	assert_line 'unexpected: matrix:B under gcc:lld: no-split, expected SPLIT'
+}
+
 @test "check-toolchains: a lab that ran but printed no row (a tier that could not run) fails, row by row" {
 	cp -r "$BATS_FILE_TMPDIR/full-gcc+bfd" "$BATS_TEST_TMPDIR/gcc+bfd"
 	# A lab that ran and printed no row: every rxe line of the full run
