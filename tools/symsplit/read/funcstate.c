@@ -30,6 +30,7 @@ struct fstate {
     struct range *priv; int npriv;     /* writable sections that are a module's own state */
     struct range plt;                  /* .plt/.plt.sec: calls out of the module */
     unsigned char **starts;            /* per function: bitmap of instruction starts, decoded once */
+    signed char *answer;               /* per def of the module: function_state's answer + 2, 0 not asked yet */
 };
 
 static int by_lo(const void *a, const void *b)
@@ -116,7 +117,7 @@ void funcstate_free(void *p)
     struct fstate *s = p;
     if (!s) return;
     for (int i = 0; s->starts && i < s->nfns; i++) free(s->starts[i]);
-    free(s->starts); free(s->fns); free(s->code); free(s->priv); free(s);
+    free(s->starts); free(s->answer); free(s->fns); free(s->code); free(s->priv); free(s);
 }
 
 static void touch(struct touches *t, uint64_t a, int acc)
@@ -253,7 +254,19 @@ static int walk(struct module *m, const struct def *d, struct touches *col)
     return state ? 1 : unknown ? -1 : 0;
 }
 
-int function_state(struct module *m, const struct def *d) { return walk(m, d, NULL); }
+/* Asked once per (module, function): every latent pass asks again of the
+ * same copies (proven_state), and the answer depends only on the file and,
+ * under --pid, the IFUNC slot read before any analysis (image_live.c). */
+int function_state(struct module *m, const struct def *d)
+{
+    size_t i = ((uintptr_t)d - (uintptr_t)m->defs) / sizeof *d;   /* a def of m's own table, else not kept */
+    if (i >= (size_t)m->ndefs || &m->defs[i] != d || d->kind != K_FUNC || !d->size || !machine()->disasm) return walk(m, d, NULL);
+    if (!m->fstate) m->fstate = build(m);
+    struct fstate *s = m->fstate;
+    if (!s->answer) s->answer = xcalloc(m->ndefs, 1);
+    if (!s->answer[i]) s->answer[i] = (signed char)(walk(m, d, NULL) + 2);
+    return s->answer[i] - 2;
+}
 
 /* Which state: every private-state address the function and its callees
  * touch, with how.  A partial set (a callee without bounds) still names
