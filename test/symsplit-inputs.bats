@@ -153,6 +153,27 @@ dlopen_bad() {   # --dlopen ARG: one line, exit 2, containing TEXT
     dlopen_bad ":global" "no path"
 }
 
+# thousands of plugins pass ARG_MAX on a command line: the list in a file
+@test "symsplit: --dlopen @FILE reads one PATH[:flags] a line, as the arguments give them; a missing list, a bad line or a NUL byte is one line and exit 2" {
+    bats_require_minimum_version 1.5.0
+    local t=$FX/timeline l=$BATS_TEST_TMPDIR/list
+    run ss --json --dlsym user_count --dlopen "$t/libC.so" --dlopen "$t/plugin.so:lazy" "$t/app"
+    local args=$output
+    [ -n "$args" ]
+    printf '%s\n\n%s\n' "$t/libC.so" "$t/plugin.so:lazy" > "$l"   # a blank line is skipped
+    run ss --json --dlsym user_count --dlopen @"$l" "$t/app"
+    assert_equal "$output" "$args"
+    echo "$t/plugin.so:lazy" > "$l.2"
+    run ss --json --dlsym user_count --dlopen "$t/libC.so" --dlopen @"$l.2" "$t/app"
+    assert_equal "$output" "$args"                                   # mixed, in program order
+    dlopen_bad @"$BATS_TEST_TMPDIR/none" "--dlopen @$BATS_TEST_TMPDIR/none: "
+    dlopen_bad @"$BATS_TEST_TMPDIR" "is a directory"
+    printf '%s\n%s\n' "$t/libC.so" "$t/plugin.so:bogus" > "$l"
+    dlopen_bad @"$l" "$l:2: --dlopen $t/plugin.so:bogus: unknown flag 'bogus'"
+    printf '%s\0x\n' "$t/libC.so" > "$l"
+    dlopen_bad @"$l" "$l:1: NUL byte"
+}
+
 @test "symsplit: --help and --version work" {
     run ss --help
     assert_success

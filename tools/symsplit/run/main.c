@@ -1,7 +1,8 @@
-/* symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind][:newns][:by=MODULE]]... [--allow FILE] [--json] EXECUTABLE...
+/* symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind][:newns][:by=MODULE] | @FILE]... [--allow FILE] [--json] EXECUTABLE...
  * --info also prints the rows that do not make the exit status (MAYBE, INFO).
  * Exit: 0 no split, 1 split found, 2 error (malformed input, bad usage), 3 an image cannot load. */
 #include "report/report.h"
+#include <errno.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define USAGE "usage: symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind][:newns][:by=MODULE]]... [--dlsym NAME[@VER]]... [--host node|python] [--preload LIB]... [--allow FILE] [--json] [--json-out FILE] [--info] [--copies] [--strict] [--sysroot DIR] EXECUTABLE...\n" \
+#define USAGE "usage: symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind][:newns][:by=MODULE] | @FILE]... [--dlsym NAME[@VER]]... [--host node|python] [--preload LIB]... [--allow FILE] [--json] [--json-out FILE] [--info] [--copies] [--strict] [--sysroot DIR] EXECUTABLE...\n" \
               "       symsplit --bindings [--dlopen ...]... [--preload LIB]... EXECUTABLE... | --pid PID | --trace -- CMD\n" \
               "       symsplit [options] --pid PID | --maps FILE [EXECUTABLE]\n" \
               "       symsplit [options] --trace -- CMD [ARGS]\n"
@@ -23,6 +24,7 @@
     "                         flags: local (default) | global, now | lazy, deepbind,\n" \
     "                         newns (dlmopen(LM_ID_NEWLM): a namespace of its own)\n" \
     "                         by=MODULE: MODULE calls dlopen (its search rules; default: the executable)\n" \
+    "  --dlopen @FILE         the --dlopen arguments in FILE, one PATH[:flags] a line (blank lines skipped)\n" \
     "  --dlsym NAME[@VER]     the host looks NAME up on a --dlopen handle (globs, repeatable)\n" \
     "  --host node|python     the entry points that host looks up (N-API, PyInit_*)\n" \
     "                         without either, a handle-only use is at most MAYBE\n" \
@@ -101,11 +103,42 @@ static int dlopen_arg(const char *arg, struct dlopen_req *r, char **err)
     return 0;
 }
 
+/* --dlopen @FILE: the arguments of --dlopen one a line, in program order:
+ * thousands of plugins pass the kernel's limit on a command line (ARG_MAX,
+ * 2 MiB with an 8 MiB stack).  A line is read whole (a path may hold
+ * spaces); a NUL byte would cut it short unseen. */
+static int dlopen_list(const char *path, struct dlopen_req **dl, int *ndl, int *cap, char **err)
+{
+    struct stat st;
+    int fd = open_input(path, &st, err), lineno = 0, bad = 0;
+    if (fd < 0) return -1;
+    FILE *f = fdopen(fd, "r");
+    if (!f) { *err = xasprintf("%s: %s", path, strerror(errno)); close(fd); return -1; }
+    char *line = NULL, *why = NULL;
+    size_t lcap = 0;
+    ssize_t len;
+    errno = 0;
+    while (!bad && (len = getline(&line, &lcap, f)) > 0) {
+        lineno++;
+        if (line[len - 1] == '\n') line[--len] = 0;
+        if ((size_t)len != strlen(line)) { *err = xasprintf("%s:%d: NUL byte in the line", path, lineno); bad = 1; }
+        else if (len) {
+            GROW(*dl, *ndl, *cap);
+            if (dlopen_arg(line, &(*dl)[(*ndl)++], &why)) { *err = xasprintf("%s:%d: %s", path, lineno, why); bad = 1; }
+        }
+    }
+    if (!bad && ferror(f)) { *err = xasprintf("%s: %s", path, strerror(errno ? errno : EIO)); bad = 1; }
+    free(line);
+    fclose(f);
+    return bad ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
-    struct dlopen_req *dl = xcalloc(argc, sizeof *dl);
-    const char **exes = xcalloc(argc, sizeof *exes);
-    int ndl = 0, nexe = 0, json = 0, show_all = 0, strict = 0, copies = 0, bindings = 0;
+    int dlcap = argc;
+    struct dlopen_req *dl = xcalloc(dlcap, sizeof *dl);
+    const char **exes = xcalloc(argc, sizeof *exes), **lists = xcalloc(argc, sizeof *lists);
+    int nlists = 0, ndl = 0, nexe = 0, json = 0, show_all = 0, strict = 0, copies = 0, bindings = 0;
     struct allow *allow = NULL;
     struct dlsyms *dlsyms = NULL;
     const char *maps = NULL, *pid = NULL, *json_path = NULL, *allow_path = NULL, *sysroot = NULL;
@@ -168,7 +201,12 @@ int main(int argc, char **argv)
                 if (!(allow = allow_load(allow_path = argv[++i], &err))) { fprintf(stderr, "symsplit: %s\n", err); return 2; }
                 continue;
             }
-            if (dlopen_arg(argv[++i], &dl[ndl++], &err)) return usage(err);
+            if (argv[++i][0] == '@') {   /* a list of them (a path beginning with @: ./@name) */
+                if (dlopen_list(lists[nlists++] = argv[i] + 1, &dl, &ndl, &dlcap, &err)) return usage(xasprintf("--dlopen @%s", err));
+                continue;
+            }
+            GROW(dl, ndl, dlcap);
+            if (dlopen_arg(argv[i], &dl[ndl++], &err)) return usage(err);
         } else if (!strcmp(a, "--")) {
             while (++i < argc) exes[nexe++] = argv[i];
         } else if (a[0] == '-' && a[1]) return usage(xasprintf("unknown option '%s'", a));
@@ -189,6 +227,7 @@ int main(int argc, char **argv)
         int bad = outfile_check(&jo, json_path, &err);
         for (int k = 0; !bad && k < 4; k++) bad = outfile_refuse_input(&jo, named[k], &err);
         for (int k = 0; !bad && k < nexe; k++) bad = outfile_refuse_input(&jo, exes[k], &err);
+        for (int k = 0; !bad && k < nlists; k++) bad = outfile_refuse_input(&jo, lists[k], &err);
         for (int k = 0; !bad && k < ndl; k++) bad = outfile_refuse_input(&jo, dl[k].path, &err);
         if (bad) { fprintf(stderr, "symsplit: %s\n", err); return 2; }
     }
