@@ -96,7 +96,7 @@ void kept_free(struct kept *kp)
 {
     if (!kp) return;
     void *p[] = { kp->b, kp->used, kp->f, kp->fc, kp->cl, kp->clo, kp->bk, kp->fixed, kp->nlook, kp->rev, kp->revo, kp->lk, kp->df,
-                  kp->chg, kp->mark, kp->vis, kp->fpass, kp->fpos, kp->upos, kp->uold, kp->cpos, kp->cold,
+                  kp->chg, kp->mark, kp->vis, kp->fpass, kp->fpos, kp->uu, kp->cm,
                   kp->lkpos, kp->pmin, kp->tree, kp->lvl[0], kp->lvl[1], kp->lvl[2], kp->sp, kp->rdr, kp->rdro,
                   kp->dmark, kp->dl, kp->orph };
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) free(p[i]);
@@ -277,13 +277,9 @@ static void set_used(struct analysis *c, struct group *gr, int k, int best)
 {
     struct kept *kp = gr->kept;
     if (best == gr->used[k]) return;
-    if (kp->nu >= kp->ucap) {
-        kp->ucap = kp->ucap ? 2 * kp->ucap : 8;
-        kp->upos = xrealloc(kp->upos, kp->ucap * sizeof *kp->upos);
-        kp->uold = xrealloc(kp->uold, kp->ucap * sizeof *kp->uold);
-    }
-    kp->upos[kp->nu] = k;
-    kp->uold[kp->nu++] = gr->used[k];
+    GROW(kp->uu, kp->nu, kp->ucap);
+    kp->uu[kp->nu].k = k;
+    kp->uu[kp->nu++].old = gr->used[k];
     gr->used[k] = best;
     kp->mark[k] = c->pass;
 }
@@ -292,13 +288,9 @@ static void set_used(struct analysis *c, struct group *gr, int k, int best)
 static void move(struct analysis *c, struct group *gr, int i, int tg, int d)
 {
     struct kept *kp = gr->kept;
-    if (kp->ncp >= kp->cpcap) {
-        kp->cpcap = kp->cpcap ? 2 * kp->cpcap : 8;
-        kp->cpos = xrealloc(kp->cpos, kp->cpcap * sizeof *kp->cpos);
-        kp->cold = xrealloc(kp->cold, kp->cpcap * sizeof *kp->cold);
-    }
-    kp->cpos[kp->ncp] = i;
-    kp->cold[kp->ncp++] = gr->b[i];
+    GROW(kp->cm, kp->ncp, kp->cpcap);
+    kp->cm[kp->ncp].i = i;
+    kp->cm[kp->ncp++].old = gr->b[i];
     gr->b[i].target = tg;
     gr->b[i].def = d;
     kp->chg[i] = c->pass;
@@ -518,9 +510,9 @@ void kept_patch(struct analysis *c, struct group *gr)
         int k = nk;
         if (k >= 0 && (kp->fpass[k] != c->pass || i < kp->fpos[k])) { kp->fpass[k] = c->pass; kp->fpos[k] = i; }
     }
-    for (int j = 0; j < kp->ncp; j++) renew(c, gr, kp->bk[kp->cpos[j]]);
+    for (int j = 0; j < kp->ncp; j++) renew(c, gr, kp->bk[kp->cm[j].i]);
     for (int j = 0; j < kp->ncp; j++) {
-        const struct binding *b = &gr->b[kp->cpos[j]];
+        const struct binding *b = &gr->b[kp->cm[j].i];
         if (b->target != nt || b->def != nd) { nt = b->target; nd = b->def; nk = definer_of(gr, nt, nd); }
         renew(c, gr, nk);
     }
@@ -530,8 +522,8 @@ void kept_patch(struct analysis *c, struct group *gr)
 void kept_unpatch(struct group *gr)
 {
     struct kept *kp = gr->kept;
-    for (int j = kp->ncp - 1; j >= 0; j--) gr->b[kp->cpos[j]] = kp->cold[j];
-    for (int j = kp->nu - 1; j >= 0; j--) gr->used[kp->upos[j]] = kp->uold[j];
+    for (int j = kp->ncp - 1; j >= 0; j--) gr->b[kp->cm[j].i] = kp->cm[j].old;
+    for (int j = kp->nu - 1; j >= 0; j--) gr->used[kp->uu[j].k] = kp->uu[j].old;
     kp->ncp = kp->nu = 0;
     kp->lazy = -1;
     gr->b = NULL;

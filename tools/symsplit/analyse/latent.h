@@ -55,8 +55,8 @@ struct kept {
     int *chg;                        /* per binding: the pass that moved it */
     int *mark, *vis, *fpass, *fpos;  /* per definer: the pass that changed used[k], that asked it again,
                                       * that moved a binding to it, and the first binding moved to it */
-    int *upos, *uold, nu, ucap;      /* this pass's used[] changes, to undo */
-    int *cpos, ncp, cpcap; struct binding *cold;   /* this pass's moved bindings, to undo */
+    struct { int k, old; } *uu; int nu, ucap;                    /* this pass's used[] changes, to undo */
+    struct { int i; struct binding old; } *cm; int ncp, cpcap;   /* this pass's moved bindings, to undo */
     /* An implicit pass (kept_lazy): the moved lookups are never listed.
      * Where the lookups that see a step ask one question and their
      * closures' definers are functions of one size, a promotion moves every
