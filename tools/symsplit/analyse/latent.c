@@ -210,6 +210,19 @@ static void lazy_finish(struct analysis *c, const struct group *gr, struct kept 
     free(sz);
 }
 
+/* Is target in the local scope binder searches before the global one
+ * (RTLD_DEEPBIND)?  Then its lookup found its answer there, in a list no
+ * promotion changes: it never moves, as a lookup answered at start-up. */
+static int own_scope_first(const struct image *im, int binder, int target)
+{
+    const struct lmod *l = &im->mods[binder];
+    if (!l->deepbind || l->scope < 0) return 0;
+    const struct searchlist *sl = &im->locals[l->scope];
+    for (int q = 0; q < sl->n; q++)
+        if (sl->idx[q] == target) return 1;
+    return 0;
+}
+
 /* After the unpromoted pass's capture(): its bindings and used[] become
  * kp's, with what a latent pass asks of them. */
 void kept_finish(struct analysis *c, struct group *gr, struct kept *kp)
@@ -242,6 +255,7 @@ void kept_finish(struct analysis *c, struct group *gr, struct kept *kp)
         int unique = im->mods[b->target].m->defs[b->def].bind == STB_GNU_UNIQUE;
         if (im->mods[b->binder].ns_scope && !unique) continue;   /* another namespace: no promotion reaches it */
         if (c->join0[b->target] == 1 && !unique) continue;       /* found at start-up, before any step */
+        if (own_scope_first(im, b->binder, b->target) && !unique) continue;   /* found before the global scope */
         struct ask a = asked_by(im, sr);
         kp->lk[kp->nlk++] = (struct look){ i, unique ? INT_MAX : lookup_until(im, b->binder, a.lazy), unique, a };
     }
