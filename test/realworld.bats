@@ -245,6 +245,15 @@ maps_cell_unknown() {
 	grep -q "^outcome: crash .*(exit $s)" "$RW/jemalloc-pvalloc/truth"
 }
 
+@test "realworld: the lookup by name is in the record: python3 (ctypes' handle of dlopen(NULL)) binds pvalloc to libc.so.6, no relocation of python3 names it (readelf), and run-case gives the modes that take options --dlsym pvalloc" {
+	needs_cell jemalloc-pvalloc
+	local exe
+	binds jemalloc-pvalloc 'python3[.0-9]*' pvalloc libc.so.6 || fail "the record has no lookup of pvalloc bound to libc"
+	exe=$(readlink -f /usr/bin/python3)
+	if readelf -rW "$exe" | grep -qw pvalloc; then fail "$exe has a relocation naming pvalloc: no lookup by name"; fi
+	grep -qx -- '--dlsym pvalloc' "$RW/jemalloc-pvalloc/dlsym-args" || fail "dlsym-args does not hold --dlsym pvalloc"
+}
+
 @test "realworld: run-case tells the modes that model the process of its LD_PRELOAD: the files and --trace runs name libjemalloc.so.2" {
 	local m
 	for m in files trace; do
