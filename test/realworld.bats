@@ -198,6 +198,25 @@ maps_cell_unknown() {
 	assert_line --regexp "^cell $(basename "$FAKE") maps disagree "
 }
 
+@test "realworld: agreement: a cell of a mode given no options, on a process that looked up by name a name symsplit says the allocator replacement lacks, is counted apart (only --dlsym tells), never as agreeing" {
+	local c
+	c=$(subset_case_ending ' (crash|exit)$')
+	[ -n "$c" ] || skip "no subset case whose process dies"
+	fake_cell "$c" pid 0 '{"findings":[{"verdict":"COLLISION","symbol":"x","sev":"med","lacks":["pvalloc"]}]}'
+	echo '--dlsym pvalloc' > "$FAKE/dlsym-args"
+	run "$TOP/realworld/agreement" --cells "$FAKE"
+	assert_line "cell $(basename "$FAKE") pid cannot COLLISION"
+	# a name it did not look up: graded as any other
+	echo '--dlsym PyInit__ctypes' > "$FAKE/dlsym-args"
+	run "$TOP/realworld/agreement" --cells "$FAKE"
+	assert_line "cell $(basename "$FAKE") pid disagree COLLISION"
+	# a mode that was given the --dlsym options: graded as any other
+	fake_cell "$c" files 0 '{"findings":[{"verdict":"COLLISION","symbol":"x","sev":"med","lacks":["pvalloc"]}]}'
+	echo '--dlsym pvalloc' > "$FAKE/dlsym-args"
+	run "$TOP/realworld/agreement" --cells "$FAKE"
+	assert_line "cell $(basename "$FAKE") files disagree COLLISION"
+}
+
 @test "realworld: agreement prints one cell per case and mode" {
 	local c
 	run "$TOP/realworld/agreement" --cells $(for c in $(subset_cases); do echo "$RW/$c"; done)

@@ -30,6 +30,7 @@ struct finding {
 enum { D_MAJOR = 1, D_NAMES, D_PART };  /* why different: another version of one base name; another name whose shared
                                  * definitions are other code (sizes differ: an implementation of the same interface);
                                  * a part of another version (a module another major needs: libgdk-3 beside libgtk-4) */
+enum { HEAP_NAMES = 11 };    /* heap.c: the names of the C allocation interface */
 struct collision {
     int a, b;                /* module indices, a < b */
     int shared;              /* exported names both define */
@@ -61,6 +62,7 @@ struct collision {
      * reference to heap_other binds the replacement (NULL: not divided) */
     const char *heap_name, *heap_other;
     int heap_binder, heap_other_binder;
+    const char *heap_lacks[HEAP_NAMES]; int heap_nlacks;   /* the interface's names f.x defines, f.target lacks */
     struct finding f;        /* the strongest of them, */
     const char *name;        /* of this name (NULL: none crossed) */
     int live;                /* its evidence that the library it was linked against stays in use; -1 none */

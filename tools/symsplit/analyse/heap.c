@@ -7,7 +7,8 @@
  * one reference that binds such a name in the replaced library (a
  * relocation, or a name the host is known to look up with dlsym: --dlsym)
  * divides the heap between the two.  A name the replacement lacks that
- * nothing binds changes nothing. */
+ * nothing binds changes nothing, but is named (heap_lacks): a lookup by name
+ * symsplit was not told of (--dlsym) would divide the heap. */
 #include "analyse/analyse.h"
 #include <string.h>
 
@@ -18,6 +19,7 @@ static const char *const ALLOC[] = {
     "valloc", "pvalloc", "malloc_usable_size",
 };
 #define NALLOC (sizeof ALLOC / sizeof ALLOC[0])
+_Static_assert(NALLOC == HEAP_NAMES, "analyse.h's HEAP_NAMES counts ALLOC");
 
 /* m's exported function of that name, or -1 */
 static int exported_func(const struct module *m, const char *name)
@@ -45,13 +47,16 @@ void heap_divided(const struct image *im, struct collision *c)
 {
     int x = c->f.x, y = c->f.target;   /* the replaced allocator; the one that took references */
     c->heap_name = NULL;
+    c->heap_nlacks = 0;
     if (!c->name || c->different != D_NAMES) return;
     const char *vx = family_variant(im->mods[x].m, "allocator"), *vy = family_variant(im->mods[y].m, "allocator");
     if (!vx || !vy || !strcmp(vx, vy)) return;
-    for (size_t i = 0; i < NALLOC && !c->heap_name; i++) {
+    for (size_t i = 0; i < NALLOC; i++) {
         const char *n = ALLOC[i];
         int xd = exported_func(im->mods[x].m, n), d;
         if (xd < 0 || exported_func(im->mods[y].m, n) >= 0) continue;
+        c->heap_lacks[c->heap_nlacks++] = n;   /* what a lookup by name would find in x */
+        if (c->heap_name) continue;
         int r = binder_of(im, n, x, x);
         /* dlsym on the program's own handle (ctypes.CDLL(None)) or
          * RTLD_DEFAULT: the global scope, where the replacement has none */

@@ -317,6 +317,12 @@ static void print_collision(struct report *r, const struct image *im, const stru
                   "code built for the other");
     else cat(&why, " -> different libraries: a reference would cross, code built for one library running on the other's "
                    "[confidence: %s]", conf_name[c->live]);
+    if (c->heap_nlacks && !c->heap_name) {   /* heap.c: what a lookup by name symsplit was not told of would find */
+        cat(&why, "; %s defines no ", mname(im, c->f.target));
+        for (int k = 0; k < c->heap_nlacks; k++) cat(&why, "%s%s", k ? ", " : "", c->heap_lacks[k]);
+        cat(&why, " of %s's allocation interface: nothing here binds them, but a lookup by name (dlsym: --dlsym tells) "
+                  "would find %s's and divide the heap", mname(im, c->f.x), mname(im, c->f.x));
+    }
     char *ja = json_str(mods[0]), *jpa = json_str(im->mods[c->a].m->path), *jb = json_str(mods[1]),
          *jpb = json_str(im->mods[c->b].m->path), *jf = c->first < 0 ? xstrdup("null") : json_str(mname(im, c->first));
     char *extra = xasprintf(",\"libraries\":[{\"module\":%s,\"path\":%s},{\"module\":%s,\"path\":%s}],\"shared\":%d,"
@@ -325,6 +331,12 @@ static void print_collision(struct report *r, const struct image *im, const stru
                             it->died ? "died" : it->registry ? "registry" : it->scoped ? "scope" : c->heap_name ? "divided" : replaced(c) ? (c->kept ? "divided" : "override")
                                                                    : it->crossed ? "crossed" : "none");
     free(ja); free(jpa); free(jb); free(jpb); free(jf);
+    for (int k = 0; k < c->heap_nlacks; k++) {   /* the interface's names the replacement lacks */
+        char *jn = json_str(c->heap_lacks[k]), *t = xasprintf("%s%s%s", extra, k ? "," : ",\"lacks\":[", jn);
+        free(extra); free(jn);
+        extra = t;
+    }
+    if (c->heap_nlacks) { char *t = xasprintf("%s]", extra); free(extra); extra = t; }
     if (c->heap_name) {   /* both sides of a divided heap; binder null: a --dlsym lookup */
         char *jn = json_str(c->heap_name), *jb = c->heap_binder >= 0 ? json_str(mname(im, c->heap_binder)) : xstrdup("null"),
              *jx = json_str(mname(im, c->f.x)), *jo = json_str(c->heap_other), *job = json_str(mname(im, c->heap_other_binder));
