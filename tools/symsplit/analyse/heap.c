@@ -29,7 +29,7 @@ static int exported_func(const struct module *m, const char *name)
 }
 
 /* The first module other than skip whose reference to name binds module
- * to, or -1. */
+ * to, or -2 for none (heap_binder's -1 is a --dlsym lookup). */
 static int binder_of(const struct image *im, const char *name, int to, int skip)
 {
     for (int r = 0; r < im->n; r++) {
