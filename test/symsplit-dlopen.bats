@@ -134,6 +134,27 @@ timeline() {
     assert_line --regexp "^SPLIT .* get_path .*libcells.so's own interposable reference to get_path .*resolves to app's copy.*libcells.so's copy of set_path"
 }
 
+@test "symsplit: a captured reference read only in an old-version entry point nothing binds is no split; in a default-version export it is, as running it shows" {
+    d=$FX/compat-old
+    run env LD_DEBUG=bindings timeout -k 2 10 "$d/app" "$d/libcompat.so" reg_add list_count
+    assert_success                                       # the host's calls agree: one registry
+    run "$TOP/scripts/ld-debug" --names --bindings list_count <<<"$output"
+    assert_line "binding file libcompat.so [0] to app [0]: normal symbol \`list_count' [COMPAT_1]"   # the capture
+    run readelf --dyn-syms -W "$d/libcompat.so"
+    assert_line --regexp " count_all@COMPAT_0$"           # the call's only home: an old version node
+    run ss --dlsym reg_add --dlsym list_count --dlopen "$d/libcompat.so" "$d/app"
+    assert_success
+    refute_line --regexp "^SPLIT"
+    run ss --info --dlsym reg_add --dlsym list_count --dlopen "$d/libcompat.so" "$d/app"
+    assert_line --regexp "^MAYBE .* list_count .*libcompat.so reads its slot for list_count only in code nothing in this image enters \(such as count_all@COMPAT_0\)"
+    d=$FX/compat-default
+    run timeout -k 2 10 "$d/app" "$d/libcompat.so" reg_add count_all
+    assert_failure 1                                     # count_all reads the program's registry, reg_add wrote the library's
+    run ss --dlsym reg_add --dlsym list_count --dlopen "$d/libcompat.so" "$d/app"
+    assert_failure 1                                     # count_all@@COMPAT_1: anyone may call it
+    assert_line --regexp "^SPLIT .* list_count .*libcompat.so's own interposable reference to list_count .*resolves to app's copy"
+}
+
 @test "symsplit: a lone hidden namesake (.symtab only) is no copy in play: no split, as running it shows" {
     run truth ok-hidden-namesake
     assert_success

@@ -25,6 +25,10 @@ struct finding {
      * the name touches too; ev_seen: that binding was observed (1), not (0),
      * no process (-1) */
     const char *ev_state; uint64_t ev_addr; int ev_seen;
+    /* reach.c: the binder's reference sits only in code nothing in the
+     * image enters (dead_fn: the start of one such function of the binder's):
+     * the capture is real, but no call goes through it */
+    int unreached; uint64_t dead_fn;
 };
 /* collide.c: two different libraries exporting the same names (one pair). */
 enum { D_MAJOR = 1, D_NAMES, D_PART };  /* why different: another version of one base name; another name whose shared

@@ -102,6 +102,7 @@ struct analysis {
     int *hhead, *hnext;              /* the handles bound to each module, in order (-1 ends) */
     struct pairs *pairs;             /* different libraries sharing names (collide.c), this pass's */
     char *entered;                   /* entered()'s answers, one per module (a pass with a process) */
+    char *inlocal;                   /* per module: in some --dlopen's searchlist (a dlsym may find its exports) */
     int asked;                       /* capture() asked shared_state() (another name's bindings) */
     /* latent passes: the unpromoted model, analysed once (based) */
     int based, differ;               /* differ: two different libraries share names: every pass is whole */

@@ -345,6 +345,69 @@ static int direct_dep(const struct image *im, int r, int x)
     return 0;
 }
 
+static int source_lookup(const struct image *im, const struct group *gr, const struct source *sr, int *d);
+
+/* Does the image enter module x's exported function k (reach.c asks, to
+ * know where x's code can start running)?  Yes where a lookup of this
+ * image binds it (a reference, the module's own, a dlsym on a handle), where
+ * x binds it itself other than by a direct call (reach.c follows those),
+ * where any dlsym may find it (a --dlopen without --dlsym), and for a name
+ * only x defines unless it sits under an old version node (`@`) that no
+ * reference asks for.  A copy every lookup passes over is not entered. */
+struct enterq { struct analysis *c; int x; };
+static int enters(int k, void *arg)
+{
+    const struct enterq *q = arg;
+    struct analysis *c = q->c;
+    const struct image *im = c->im;
+    struct module *X = im->mods[q->x].m;
+    const struct def *d = &X->defs[k];
+    int how, conf, tg, dd;
+    if (!im->dlsyms && c->inlocal[q->x]) return 1;
+    struct slot *sl = find(&c->t, d->name, d->hash, 0);
+    if (!sl || sl->ndef < 2 || !sl->group) {
+        const char *v = vname(X, d);
+        if (!d->hidden || !v) return 1;
+        for (int r = 0; r < im->n; r++) {
+            const struct module *R = im->mods[r].m;
+            for (int j = 0; j < R->nrefs; j++) {
+                const char *rv = version_name(R, R->refs[j].ver);
+                if (R->refs[j].hash == d->hash && !strcmp(R->refs[j].name, d->name) && rv && !strcmp(rv, v)) return 1;
+            }
+        }
+        return 0;
+    }
+    if (self_binding(X, k, &how, &conf) && how != H_DIRECT) return 1;
+    for (int j = c->hhead[q->x]; j >= 0; j = c->hnext[j])   /* the handles finding x's copies */
+        if (c->handles[j].def == k) return 1;
+    const struct group *gr = &c->g[sl->group - 1];
+    const char *v = vname(X, d);
+    c->asked = 1;   /* an answer other names' bindings give: a promotion may change it */
+    for (int s = 0; s < gr->nsrc; s++) {
+        const struct source *sr = &gr->src[s];
+        if (sr->kind == SRC_HANDLE || (sr->kind == SRC_DEF && !im->mods[sr->mod].m->defs[sr->idx].self_reloc)) continue;
+        /* an old version node's definition answers only a reference naming that node */
+        if (d->hidden && v) {
+            struct ask a = asked_by(im, sr);
+            if (!a.ver || strcmp(a.ver, v)) continue;
+        }
+        if ((tg = source_lookup(im, gr, sr, &dd)) == q->x && dd == k) return 1;
+    }
+    return 0;
+}
+
+/* A capture whose binding is a reference of the binder's that no running
+ * code reads (reach.c): kept, as possible only, saying so */
+static void unreached(struct analysis *c, const struct group *gr, struct finding *f)
+{
+    const struct image *im = c->im;
+    struct enterq q = { c, f->binder };
+    if (f->how != H_LOOKUP || f->collision || (im->obs && im->obs->live && f->observed)) return;
+    if (ref_runs(im->mods[f->binder].m, gr->name, enters, &q, &f->dead_fn)) return;
+    f->unreached = 1;
+    f->conf = C_POSSIBLE;
+}
+
 /* The last shared_state question of a capture() and its answer */
 struct shared { int x, xd, y, yd, conf; struct finding f; };
 
@@ -396,7 +459,7 @@ static int capture_of(struct analysis *c, struct group *gr, int i, struct shared
         int diff = different_entities(X, &X->defs[xd], Y, yd);
         /* a hidden namesake with other code is not a copy of the interposing definition */
         if (diff && X->defs[xd].hidden_vis) continue;
-        struct finding f = { b->binder, b->target, b->def, b->how, x, xd, 0, 0, 0, NULL, diff, 0, 0, 0, NULL, 0, -1 };
+        struct finding f = { b->binder, b->target, b->def, b->how, x, xd, 0, 0, 0, NULL, diff, 0, 0, 0, NULL, 0, -1, 0, 0 };
         f.local = im->mods[b->binder].scope >= 0 && !image_in_global(im, b->target);
         /* the record names the reference's version; an unversioned reference may bind a versioned definition */
         f.observed = b->how == H_LOOKUP && (observed_module(im, b->binder, gr->name, vname(Y, yd)) == b->target ||
@@ -442,6 +505,7 @@ static int capture_of(struct analysis *c, struct group *gr, int i, struct shared
         if (f.conf < 0) continue;
         if (better(&f, out, found)) { *out = f; found = 1; }
     }
+    if (found) unreached(c, gr, out);   /* one reference of one binder: asked once */
     return found ? out->conf : -1;
 }
 
@@ -646,6 +710,9 @@ struct analysis *analysis_new(const struct image *im)
     c->closure = xcalloc(n, sizeof *c->closure);
     c->seen = xcalloc(n, sizeof *c->seen);
     c->entered = xcalloc(n, 1);
+    c->inlocal = xcalloc(n ? n : 1, 1);
+    for (int l = 0; l < im->nlocals; l++)
+        for (int i = 0; i < im->locals[l].n; i++) c->inlocal[im->locals[l].idx[i]] = 1;
     return c;
 }
 
@@ -663,6 +730,7 @@ void analysis_free(struct analysis *c)
     free(c->closure);
     free(c->seen);
     free(c->entered);
+    free(c->inlocal);
     free(c->comp.key);
     free(c->comp.val);
     free(c->handles);

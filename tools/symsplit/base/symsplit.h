@@ -142,6 +142,7 @@ struct module {
     int scanned;             /* calls.c has looked for direct calls */
     uint64_t relro_lo, relro_hi;   /* PT_GNU_RELRO: read-only after start-up */
     void *fstate;            /* funcstate.c's per-module tables, built on first use */
+    void *reach;             /* reach.c's call graph and GOT readers, built on first use */
     void *copies;            /* copies.c's fingerprint of the module, built on first use */
     int *dups; int ndups, dupcap;  /* defs whose name another module of the image defines too */
     int pins; unsigned used;       /* search.c's cache: images holding it, the last image that did */
@@ -179,6 +180,14 @@ struct touches { struct touch { uint64_t addr; int acc; } *v; int n; };   /* acc
  * returns as function_state does (t->v malloc'd, the caller frees it). */
 int function_touches(struct module *m, const struct def *d, struct touches *t);
 void funcstate_free(void *fstate);
+
+/* ---- reach.c ---- */
+/* Can m's reference to name run?  0: every instruction that reads its GOT
+ * slot (itself or through the PLT) sits in a function nothing enters, given
+ * which exports the image enters (entered(def index, arg)); *where: the start
+ * of one such function.  1: it may run, or the walk cannot tell. */
+int ref_runs(struct module *m, const char *name, int (*entered)(int def, void *arg), void *arg, uint64_t *where);
+void reach_free(void *reach);
 
 /* ---- ehframe.c ---- */
 /* add(lo, hi, arg) for each function .eh_frame bounds; the count */

@@ -20,6 +20,7 @@ void module_free(struct module *m)
 {
     if (!m) return;
     funcstate_free(m->fstate);
+    reach_free(m->reach);
     free(m->copies);   /* copies.c's fingerprint: one allocation */
     if (m->elf) elf_end(m->elf);
     if (m->map && m->size && !m->borrowed) unmap_input(m->map, m->size);

@@ -18,19 +18,12 @@
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include "read/fstate.h"
 #include "read/insn.h"
 
 #define DEPTH 3          /* callee levels followed */
 #define MAXFN 256        /* functions decoded per question */
 
-struct range { uint64_t lo, hi; const unsigned char *bytes; };
-struct fstate {
-    struct range *fns; int nfns;       /* function bounds, sorted by lo */
-    struct range *code; int ncode;     /* executable sections (bytes) */
-    struct range *priv; int npriv;     /* writable sections that are a module's own state */
-    struct range plt;                  /* .plt/.plt.sec: calls out of the module */
-    unsigned char **starts;            /* per function: bitmap of instruction starts, decoded once */
-};
 
 static int by_lo(const void *a, const void *b)
 {
@@ -50,6 +43,8 @@ static const struct range *in(const struct range *r, int n, uint64_t a)
         if (a >= r[i].lo && a < r[i].hi) return &r[i];
     return NULL;
 }
+
+const struct range *range_in(const struct range *r, int n, uint64_t a) { return in(r, n, a); }
 
 static const struct range *fn_at(const struct fstate *s, uint64_t a)
 {
@@ -109,6 +104,12 @@ static struct fstate *build(struct module *m)
     eh_frame_functions(m, add_fn, s);
     if (s->nfns) qsort(s->fns, s->nfns, sizeof *s->fns, by_lo);
     return s;
+}
+
+const struct fstate *fstate_of(struct module *m)
+{
+    if (!m->fstate) m->fstate = build(m);
+    return m->fstate;
 }
 
 void funcstate_free(void *p)

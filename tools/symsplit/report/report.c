@@ -209,6 +209,25 @@ static char *opening(const struct image *im, const struct findings *fs)
                         : xasprintf("in %s: ", im->exe_path);
 }
 
+/* The binder's reference is read only in code nothing enters (reach.c):
+ * which function, by its export (an old version node's `@`) or its address */
+static void unreached_words(char **s, const struct image *im, const char *name, const struct finding *f)
+{
+    const struct module *B = im->mods[f->binder].m;
+    const char *fn = NULL, *ver = NULL;
+    int hidden = 0;
+    for (int k = 0; k < B->ndefs && !fn; k++)
+        if (B->defs[k].kind == K_FUNC && B->defs[k].value == f->dead_fn) {
+            fn = B->defs[k].name;
+            ver = k < B->ndefs_dyn ? version_name(B, B->defs[k].ver) : NULL;
+            hidden = B->defs[k].hidden;
+        }
+    cat(s, "; but %s reads its slot for %s only in code nothing in this image enters (such as ", mname(im, f->binder), name);
+    if (fn) cat(s, "%s%s%s", fn, ver ? hidden ? "@" : "@@" : "", ver ? ver : "");
+    else cat(s, "the function at 0x%llx", (unsigned long long)f->dead_fn);
+    cat(s, "): no call goes through the capture");
+}
+
 static void print_capture(struct report *r, const struct image *im, const struct findings *fs, const struct item *it)
 {
     const struct finding *f = &it->f;
@@ -217,6 +236,7 @@ static void print_capture(struct report *r, const struct image *im, const struct
     char *why = opening(im, fs);
     captured(&why, im, name, f);
     alive_because(&why, im, name, f);
+    if (f->unreached) unreached_words(&why, im, name, f);
     if (f->collision && it->cls == V_COLLISION && it->override)
         cat(&why, " -> a collision: one name, two entities, and a reference crossed into %s, which needs %s: "
             "an override by design, as an interposer's (not counted harmful)", mname(im, f->target), mname(im, f->x));
@@ -224,6 +244,7 @@ static void print_capture(struct report *r, const struct image *im, const struct
         cat(&why, " -> a collision: one name, two entities, and a reference crossed (harmful: a crash is likely)");
     else if (f->collision) cat(&why, " -> a collision: one name, two entities");
     else if (it->harmless) cat(&why, " -> stateless code partition: %s; no state is shared, so nothing diverges", it->harmless);
+    else if (f->unreached) cat(&why, " -> two live copies, no split while that code stays unentered");
     else cat(&why, " -> two live copies diverge%s",
              mx->defs[f->xdef].kind == K_DATA || my->defs[f->def].kind == K_DATA ? "" : " (function with private state behind it)");
     cat(&why, " [confidence: %s]", conf_name[f->conf]);
@@ -232,10 +253,10 @@ static void print_capture(struct report *r, const struct image *im, const struct
     else if (im->obs) cat(&why, " [%s]", f->observed ? "observed: the loader made this binding" : "modelled: not in the loader's record");
     char *jb = json_str(mname(im, f->binder)), *jy = json_str(my->path), *jx = json_str(mx->path);
     char *jp = fs->promoted ? json_str(fs->promoted) : NULL;   /* a LATENT row: the module whose promotion */
-    char *extra = xasprintf(",\"binder\":%s,\"binds\":%s,\"binding\":\"%s\",\"live_copy\":%s,\"evidence\":\"%s\"%s%s%s",
+    char *extra = xasprintf(",\"binder\":%s,\"binds\":%s,\"binding\":\"%s\",\"live_copy\":%s,\"evidence\":\"%s\"%s%s%s%s",
                             jb, jy, how_name[f->how], jx, f->ev_how < 0 ? "collision" : how_name[f->ev_how],
                             !im->obs ? "" : f->observed ? ",\"observed\":true" : ",\"observed\":false",
-                            jp ? ",\"promoted\":" : "", jp ? jp : "");
+                            f->unreached ? ",\"unreached\":true" : "", jp ? ",\"promoted\":" : "", jp ? jp : "");
     if (f->ev_addr) {   /* the state the two names share */
         char *jg = json_str(f->ev_name), *js = f->ev_state ? json_str(f->ev_state) : xstrdup("null");
         char *t = xasprintf("%s,\"shared_state\":{\"through\":%s,\"object\":%s,\"address\":\"0x%llx\"}", extra, jg, js,
