@@ -198,6 +198,25 @@ maps_cell_unknown() {
 	assert_line --regexp "^cell $(basename "$FAKE") maps disagree "
 }
 
+@test "realworld: agreement: a cell of a mode given no options, on a process that looked up by name a name symsplit says the allocator replacement lacks, is counted apart (only --dlsym tells), never as agreeing" {
+	local c
+	c=$(subset_case_ending ' (crash|exit)$')
+	[ -n "$c" ] || skip "no subset case whose process dies"
+	fake_cell "$c" pid 0 '{"findings":[{"verdict":"COLLISION","symbol":"x","sev":"med","lacks":["pvalloc"]}]}'
+	echo '--dlsym pvalloc' > "$FAKE/dlsym-args"
+	run "$TOP/realworld/agreement" --cells "$FAKE"
+	assert_line "cell $(basename "$FAKE") pid cannot COLLISION"
+	# a name it did not look up: graded as any other
+	echo '--dlsym PyInit__ctypes' > "$FAKE/dlsym-args"
+	run "$TOP/realworld/agreement" --cells "$FAKE"
+	assert_line "cell $(basename "$FAKE") pid disagree COLLISION"
+	# a mode that was given the --dlsym options: graded as any other
+	fake_cell "$c" files 0 '{"findings":[{"verdict":"COLLISION","symbol":"x","sev":"med","lacks":["pvalloc"]}]}'
+	echo '--dlsym pvalloc' > "$FAKE/dlsym-args"
+	run "$TOP/realworld/agreement" --cells "$FAKE"
+	assert_line "cell $(basename "$FAKE") files disagree COLLISION"
+}
+
 @test "realworld: agreement prints one cell per case and mode" {
 	local c
 	run "$TOP/realworld/agreement" --cells $(for c in $(subset_cases); do echo "$RW/$c"; done)
@@ -243,6 +262,15 @@ maps_cell_unknown() {
 	s=$(cat "$RW/jemalloc-pvalloc/status")
 	[ "$s" -ge 128 ] || fail "exit $s"
 	grep -q "^outcome: crash .*(exit $s)" "$RW/jemalloc-pvalloc/truth"
+}
+
+@test "realworld: the lookup by name is in the record: python3 (ctypes' handle of dlopen(NULL)) binds pvalloc to libc.so.6, no relocation of python3 names it (readelf), and run-case gives the modes that take options --dlsym pvalloc" {
+	needs_cell jemalloc-pvalloc
+	local exe
+	binds jemalloc-pvalloc 'python3[.0-9]*' pvalloc libc.so.6 || fail "the record has no lookup of pvalloc bound to libc"
+	exe=$(readlink -f /usr/bin/python3)
+	if readelf -rW "$exe" | grep -qw pvalloc; then fail "$exe has a relocation naming pvalloc: no lookup by name"; fi
+	grep -qx -- '--dlsym pvalloc' "$RW/jemalloc-pvalloc/dlsym-args" || fail "dlsym-args does not hold --dlsym pvalloc"
 }
 
 @test "realworld: run-case tells the modes that model the process of its LD_PRELOAD: the files and --trace runs name libjemalloc.so.2" {

@@ -82,24 +82,86 @@ sym() {
     done
 }
 
+# sym_bump DIR APP MODE [OPTION...]: symsplit on DIR/APP with DIR's
+# libbump.so.1 preloaded, from the files, running it (trace), or reading it
+# paused (pid)
+sym_bump() {
+    local d=$1 app=$2 mode=$3; shift 3
+    case $mode in
+    files) run --separate-stderr ss "$@" --preload "$d/libbump.so.1" "$d/$app" ;;
+    trace) run --separate-stderr ss "$@" --preload "$d/libbump.so.1" --trace -- "$d/$app" ;;
+    pid)   rm -f "$BATS_TEST_TMPDIR/pause"
+           live_start env LD_PRELOAD="$d/libbump.so.1" "$d/$app"
+           run --separate-stderr ss "$@" --pid "$LIVE_PID"
+           live_end ;;
+    esac
+}
+
 @test "symsplit: a replacement allocator preloaded that defines glibc's internal aliases (__libc_malloc, as mimalloc and tcmalloc do) is another library: libc's references bind it by design, COLLISION med, exit 0, from the files, under --trace and --pid" {
     d=$FX/allocator
     run env LD_PRELOAD="$d/libbump.so.1" timeout -k 2 10 "$d/app"
     assert_success
+    # it lacks names of glibc's interface (pvalloc) that nothing here binds: they change nothing
+    ! nm -D --defined-only "$d/libbump.so.1" | grep -qw pvalloc
     bound=$(env LD_PRELOAD="$d/libbump.so.1" LD_BIND_NOW=1 LD_DEBUG=bindings timeout -k 2 10 "$d/app" 2>&1 >/dev/null |
         grep -c "binding file [^ ]*/libc.so.6 \[0\] to $d/libbump.so.1 \[0\]: normal symbol \`malloc'")
     [ "$bound" -ge 1 ]
     for mode in files trace pid; do
-        case $mode in
-        files) run --separate-stderr ss --preload "$d/libbump.so.1" "$d/app" ;;
-        trace) run --separate-stderr ss --preload "$d/libbump.so.1" --trace -- "$d/app" ;;
-        pid)   rm -f "$BATS_TEST_TMPDIR/pause"
-               live_start env LD_PRELOAD="$d/libbump.so.1" "$d/app"
-               run --separate-stderr ss --pid "$LIVE_PID"
-               live_end ;;
-        esac
+        sym_bump "$d" app $mode
         assert_success
         refute_line --regexp '^SPLIT '
-        assert_line --regexp '^COLLISION +med +libbump.so.1\+libc.so.6 .*different libraries.*an override by design: libbump.so.1, which needs libc.so.6, takes these functions. references from it \(not harmful\)'
+        assert_line --regexp '^COLLISION +med +libbump.so.1\+libc.so.6 .*different libraries.*an override by design: libbump.so.1, which needs libc.so.6, takes these functions. references from it \(not harmful\); libbump.so.1 defines no [a-z_, ]*pvalloc[a-z_, ]* of libc.so.6.s allocation interface: nothing here binds them'
     done
+    run ss --json --preload "$d/libbump.so.1" "$d/app"
+    jq -e '.findings[] | select(.verdict == "COLLISION") | .lacks | index("pvalloc")' <<<"$output"
+}
+
+# heap DIR APP: the bindings of APP's pvalloc and free, libbump.so.1
+# preloaded, as "NAME FILE" lines, FILE's base name (the loader's record)
+heap() {
+    env LD_PRELOAD="$1/libbump.so.1" LD_BIND_NOW=1 LD_DEBUG=bindings timeout -k 2 10 "$1/$2" 2>&1 >/dev/null |
+        sed -n "s#.*binding file [^ ]*/$2 \[0\] to [^ ]*/\([^ /]*\) \[0\]: normal symbol \`\(pvalloc\|free\)'.*#\2 \1#p" | sort -u
+}
+
+@test "allocator-divided: a replacement that lacks pvalloc, which the program calls (by a relocation, or by dlsym on its own handle): pvalloc binds libc.so.6's, free libbump.so.1's, and the process aborts on the foreign block" {
+    d=$FX/allocator-divided
+    ! nm -D --defined-only "$d/libbump.so.1" | grep -qw pvalloc
+    for app in app app-dlsym; do
+        run timeout -k 2 10 "$d/$app"
+        assert_success
+        run env LD_PRELOAD="$d/libbump.so.1" timeout -k 2 10 "$d/$app"
+        [ "$status" -eq 134 ] || { echo "$app: exit $status, not SIGABRT"; false; }
+        assert_equal "$(heap "$d" $app)" "free libbump.so.1
+pvalloc libc.so.6"
+    done
+    # app-dlsym: no relocation names pvalloc (only the dlsym finds it)
+    ! readelf -rW "$d/app-dlsym" | grep -qw pvalloc
+    readelf -rW "$d/app" | grep -qw pvalloc
+}
+
+@test "symsplit: a replacement allocator lacking a name a relocation binds in the replaced one (pvalloc): COLLISION high naming both references, harm divided, exit 1, from the files, under --trace and --pid" {
+    d=$FX/allocator-divided
+    for mode in files trace pid; do
+        sym_bump "$d" app $mode
+        assert_failure 1
+        refute_line --regexp '^SPLIT '
+        assert_line --regexp "^COLLISION +high +.*libbump.so.1 and libc.so.6 are different libraries.*libbump.so.1 defines no pvalloc, and app's reference to it binds libc.so.6's, while app's free binds libbump.so.1's -> a collision that divides the heap"
+    done
+    run ss --json --preload "$d/libbump.so.1" "$d/app"
+    assert_failure 1
+    [ "$(jq -r '.findings[] | select(.verdict == "COLLISION") | "\(.harm) \(.heap.name) \(.heap.binder) \(.heap.binds) \(.heap.other) \(.heap.other_binder)"' <<<"$output")" = "divided pvalloc app libc.so.6 free app" ]
+}
+
+@test "symsplit: the same name reached only by dlsym on the program's own handle: unseen without --dlsym (an override by design, exit 0); with --dlsym pvalloc, COLLISION high, harm divided, exit 1, from the files and --pid" {
+    d=$FX/allocator-divided
+    run --separate-stderr ss --preload "$d/libbump.so.1" "$d/app-dlsym"
+    assert_success
+    assert_line --regexp '^COLLISION +med +libbump.so.1\+libc.so.6 .*an override by design'
+    for mode in files pid; do
+        sym_bump "$d" app-dlsym $mode --dlsym pvalloc
+        assert_failure 1
+        assert_line --regexp "^COLLISION +high +pvalloc .*libbump.so.1 defines no pvalloc, and a dlsym of it \(--dlsym\) finds libc.so.6's in the global scope, while app-dlsym's free binds libbump.so.1's -> a collision that divides the heap"
+    done
+    run ss --json --preload "$d/libbump.so.1" --dlsym pvalloc "$d/app-dlsym"
+    [ "$(jq -r '.findings[] | select(.verdict == "COLLISION") | "\(.harm) \(.heap.binder)"' <<<"$output")" = "divided null" ]
 }

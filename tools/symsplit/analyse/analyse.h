@@ -34,6 +34,7 @@ struct finding {
 enum { D_MAJOR = 1, D_NAMES, D_PART };  /* why different: another version of one base name; another name whose shared
                                  * definitions are other code (sizes differ: an implementation of the same interface);
                                  * a part of another version (a module another major needs: libgdk-3 beside libgtk-4) */
+enum { HEAP_NAMES = 11 };    /* heap.c: the names of the C allocation interface */
 struct collision {
     int a, b;                /* module indices, a < b */
     int shared;              /* exported names both define */
@@ -59,6 +60,13 @@ struct collision {
     int designed;            /* the strongest crossing is an override by design: a function
                               * taken from a library by a library that needs it (libgvpr's
                               * malloc and free in place of libc's); set only when none other crossed */
+    /* heap.c: the replaced allocator's interface divided: heap_name, which
+     * the replacement lacks, bound in f.x by heap_binder's reference (-1: a
+     * --dlsym lookup in the global scope), while heap_other_binder's
+     * reference to heap_other binds the replacement (NULL: not divided) */
+    const char *heap_name, *heap_other;
+    int heap_binder, heap_other_binder;
+    const char *heap_lacks[HEAP_NAMES]; int heap_nlacks;   /* the interface's names f.x defines, f.target lacks */
     struct finding f;        /* the strongest of them, */
     const char *name;        /* of this name (NULL: none crossed) */
     int live;                /* its evidence that the library it was linked against stays in use; -1 none */
@@ -196,6 +204,11 @@ void check_loadable(struct findings *fs, const struct image *im);
 void find_copies(struct findings *fs, const struct image *im);
 /* copies.c: a and b carry one library (an exported or hidden copy of a fingerprinted family). */
 int common_family(struct module *a, struct module *b);
+/* copies.c: the variant of a fingerprinted group m carries (exported or hidden), NULL none */
+const char *family_variant(struct module *m, const char *group);
+/* heap.c: an allocator replacement that lacks a name of the replaced one's
+ * allocation interface, a reference binding that name there: c's heap_* */
+void heap_divided(const struct image *im, struct collision *c);
 /* state.c: a name of the C++ runtime (std, __gnu_cxx, __cxxabiv1, __cxa_,
  * new and delete, _Unwind_) or of node-addon-api: copies of one code wherever they are. */
 int runtime_name(const char *n);

@@ -378,6 +378,7 @@ void pairs_find(struct pairs *ps, struct findings *fs)
         c->replaced = c->different == D_NAMES && c->name && !c->designed && !c->data_crossed &&
                       !module_needs(im->mods[c->f.target].m, im->mods[c->f.x].m);
         if (c->replaced) kept_references(im, c);
+        heap_divided(im, c);
         int pa = scope_pos(im, c->a), pb = scope_pos(im, c->b);
         c->first = pa < 0 && pb < 0 ? -1 : pb < 0 || (pa >= 0 && pa < pb) ? c->a : c->b;
         /* two local scopes: the names do not meet (a promotion is the latent pass's) */

@@ -176,6 +176,18 @@ int common_family(struct module *a, struct module *b)
     return 0;
 }
 
+/* The variant of the named group (the fingerprint table's first column) m
+ * exports or hides, NULL for none: "jemalloc", "glibc malloc" ... */
+const char *family_variant(struct module *m, const char *group)
+{
+    for (size_t f = 0; f < NF; f++)
+        if (!strcmp(F[f].group, group)) {
+            long v = variant_of(fingerprint(m), f);
+            return v < 0 ? NULL : F[v].variant;
+        }
+    return NULL;
+}
+
 static int rank(const char *sev) { return !strcmp(sev, "high") ? 2 : !strcmp(sev, "med"); }
 
 /* A module that only carries the library's strings (a version macro from

@@ -66,8 +66,8 @@ int shared_state(const struct image *im, struct finding *f)
             const struct def *gd = &X->defs[gi];
             if (gd->kind != K_FUNC || !gd->size || gd->hidden_vis) continue;
             const char *ver = version_name(R, rf->ver);
-            int hid = R->has_versym && rf->ver >= 2 ? R->vers[rf->ver].hidden : 0, d;
-            if (lookup(im, r, rf->name, rf->hash, ver, hid, rf->lazy, &d) != f->x || d != gi) continue;
+            int d;
+            if (ref_lookup(im, r, rf, &d) != f->x || d != gi) continue;
             tried[gi] = 1;
             ntried++;
             struct touches tg;

@@ -160,9 +160,7 @@ static int binds_xs(const struct image *im, const struct finding *f, int di)
     while (k < my->nrefs && (my->refs[k].hash != xd->hash || strcmp(my->refs[k].name, xd->name))) k++;
     if (k == my->nrefs) return 0;
     const struct ref *rf = &my->refs[k];
-    const char *ver = version_name(my, rf->ver);
-    int hid = my->has_versym && rf->ver >= 2 ? my->vers[rf->ver].hidden : 0;
-    return lookup(im, f->target, rf->name, rf->hash, ver, hid, rf->lazy, &d) == f->x && d == di;
+    return ref_lookup(im, f->target, rf, &d) == f->x && d == di;
 }
 
 /* Without a disassembly (another machine's code, machine.c), per module and

@@ -284,6 +284,7 @@ enum confidence { CONFIDENCES(ENUM_ITEM) };
 extern const char *const how_name[], *const conf_name[];
 int lookup(const struct image *im, int from, const char *name, uint32_t hash,
            const char *ver, int ver_hidden, int lazy, int *defidx);
+int ref_lookup(const struct image *im, int from, const struct ref *rf, int *defidx);   /* lookup() of from's reference */
 /* dlsym/dlvsym on a handle: its searchlist only; ver NULL: dlsym, the newest version */
 int lookup_in(const struct image *im, const struct searchlist *sl, const char *name, uint32_t hash,
               const char *ver, int *defidx);

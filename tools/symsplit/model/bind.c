@@ -149,6 +149,15 @@ int lookup(const struct image *im, int from, const char *name, uint32_t hash,
     return lookup_skip(im, from, name, hash, ver, ver_hidden, lazy, -1, defidx);
 }
 
+/* Module from's reference rf, looked up as lookup() does: its version, and
+ * whether that version is hidden, come from from's own tables. */
+int ref_lookup(const struct image *im, int from, const struct ref *rf, int *defidx)
+{
+    const struct module *m = im->mods[from].m;
+    int hid = m->has_versym && rf->ver >= 2 && rf->ver < m->nvers ? m->vers[rf->ver].hidden : 0;
+    return lookup(im, from, rf->name, rf->hash, version_name(m, rf->ver), hid, rf->lazy, defidx);
+}
+
 int lookup_skip(const struct image *im, int from, const char *name, uint32_t hash,
                 const char *ver, int ver_hidden, int lazy, int skip, int *defidx)
 {

@@ -54,6 +54,10 @@ static void decide_collision(struct decision *d, const struct collision *c)
      * divided with them.  A collision all the same, not a SPLIT: the two are
      * other code (libedit's readline beside GNU readline, GTK 2's libgdk
      * beside GTK 3's), and SPLIT is kept for two copies of one library */
+    /* an allocator replacement lacking a name of the replaced one's
+     * interface that a reference binds there (heap.c): two heaps, each
+     * taking the other's blocks (harmful, whether by design or not) */
+    if (c->heap_name) { d->crossed = 1; d->sev = "high"; return; }
     if (c->replaced) {
         d->crossed = c->kept > 0;
         if (d->crossed) { d->sev = "high"; return; }
@@ -175,7 +179,7 @@ static void grade_collision(struct policy *p, const struct image *im, const stru
     const struct collision *c = &it->c;
     struct decision d;
     decide_collision(&d, c);
-    it->sym = d.crossed && c->name ? c->name : it->own;
+    it->sym = c->heap_name ? c->heap_name : d.crossed && c->name ? c->name : it->own;
     int mods[2] = { c->a, c->b };
     char *key = xasprintf("%s\1pair\1%s\1%s", im->exe_path, im->mods[c->a].m->path, im->mods[c->b].m->path);
     int dup = strmap_get(&p->seen, key) != NULL;

@@ -287,11 +287,19 @@ static void print_collision(struct report *r, const struct image *im, const stru
     else {
         cat(&why, "; %d reference(s) crossed, the strongest: ", c->crossed);
         captured(&why, im, c->name, &c->f);
-        if (replaced(c)) ;   /* the references that still bind the replaced library say it (below) */
+        if (replaced(c) || c->heap_name) ;   /* the references that still bind the replaced library say it (below) */
         else if (c->live >= 0) alive_because(&why, im, c->name, &c->f);
         else cat(&why, "; but %s's own copy is not in use (interposition)", mname(im, c->f.x));
     }
-    if (replaced(c) && c->kept)
+    if (c->heap_name) {   /* heap.c: the two sides of a divided allocation interface */
+        if (c->heap_binder >= 0) cat(&why, "; %s defines no %s, and %s's reference to it binds %s's", mname(im, c->f.target),
+                                     c->heap_name, mname(im, c->heap_binder), mname(im, c->f.x));
+        else cat(&why, "; %s defines no %s, and a dlsym of it (--dlsym) finds %s's in the global scope", mname(im, c->f.target),
+                 c->heap_name, mname(im, c->f.x));
+        cat(&why, ", while %s's %s binds %s's -> a collision that divides the heap: a block one allocator hands out is "
+                  "taken back by the other (harmful: the heap is corrupted)", mname(im, c->heap_other_binder), c->heap_other,
+            mname(im, c->f.target));
+    } else if (replaced(c) && c->kept)
         cat(&why, "; while %d reference(s) of other modules still bind %s, the first: %s's %s -> a collision that divides %s's state: "
                   "%s implements its interface, the references divide between the two (%s's %s binds %s), and state "
                   "written through one library is read through the other (harmful)",
@@ -301,7 +309,7 @@ static void print_collision(struct report *r, const struct image *im, const stru
         cat(&why, " -> an override: %s implements %s's interface and takes the references to it; no reference of another "
                   "module binds %s code that works on the state of %s's copies of these names (not harmful)",
             mname(im, c->f.target), mname(im, c->f.x), mname(im, c->f.x), mname(im, c->f.x));
-    if (replaced(c)) ;
+    if (replaced(c) || c->heap_name) ;
     else if (it->died)   /* the words of the process's end follow (row) */
         cat(&why, " -> a collision");
     else if (it->registry)
@@ -330,15 +338,34 @@ static void print_collision(struct report *r, const struct image *im, const stru
                   "code built for the other");
     else cat(&why, " -> different libraries: a reference would cross, code built for one library running on the other's "
                    "[confidence: %s]", conf_name[c->live]);
+    if (c->heap_nlacks && !c->heap_name) {   /* heap.c: what a lookup by name symsplit was not told of would find */
+        cat(&why, "; %s defines no ", mname(im, c->f.target));
+        for (int k = 0; k < c->heap_nlacks; k++) cat(&why, "%s%s", k ? ", " : "", c->heap_lacks[k]);
+        cat(&why, " of %s's allocation interface: nothing here binds them, but a lookup by name (dlsym: --dlsym tells) "
+                  "would find %s's and divide the heap", mname(im, c->f.x), mname(im, c->f.x));
+    }
     char *ja = json_str(mods[0]), *jpa = json_str(im->mods[c->a].m->path), *jb = json_str(mods[1]),
          *jpb = json_str(im->mods[c->b].m->path), *jf = c->first < 0 ? xstrdup("null") : json_str(mname(im, c->first));
     char *extra = xasprintf(",\"libraries\":[{\"module\":%s,\"path\":%s},{\"module\":%s,\"path\":%s}],\"shared\":%d,"
                             "\"different\":\"%s\",\"first\":%s,\"crossed\":%d,\"unversioned\":%d,\"harm\":\"%s\"",
                             ja, jpa, jb, jpb, c->shared, c->different == D_NAMES ? "names" : "version", jf, c->crossed, c->bare,
-                            it->died ? "died" : it->registry ? "registry" : it->scoped ? "scope" : replaced(c) ? (c->kept ? "divided" : "override")
+                            it->died ? "died" : it->registry ? "registry" : it->scoped ? "scope" : c->heap_name ? "divided" : replaced(c) ? (c->kept ? "divided" : "override")
                                                                    : it->crossed ? "crossed" : "none");
     free(ja); free(jpa); free(jb); free(jpb); free(jf);
-    if (replaced(c) && c->kept) {   /* the other side of a divided interface */
+    for (int k = 0; k < c->heap_nlacks; k++) {   /* the interface's names the replacement lacks */
+        char *jn = json_str(c->heap_lacks[k]), *t = xasprintf("%s%s%s", extra, k ? "," : ",\"lacks\":[", jn);
+        free(extra); free(jn);
+        extra = t;
+    }
+    if (c->heap_nlacks) { char *t = xasprintf("%s]", extra); free(extra); extra = t; }
+    if (c->heap_name) {   /* both sides of a divided heap; binder null: a --dlsym lookup */
+        char *jn = json_str(c->heap_name), *jb = c->heap_binder >= 0 ? json_str(mname(im, c->heap_binder)) : xstrdup("null"),
+             *jx = json_str(mname(im, c->f.x)), *jo = json_str(c->heap_other), *job = json_str(mname(im, c->heap_other_binder));
+        char *t = xasprintf("%s,\"heap\":{\"name\":%s,\"binder\":%s,\"binds\":%s,\"other\":%s,\"other_binder\":%s}", extra, jn,
+                            jb, jx, jo, job);
+        free(extra); free(jn); free(jb); free(jx); free(jo); free(job);
+        extra = t;
+    } else if (replaced(c) && c->kept) {   /* the other side of a divided interface */
         char *jk = json_str(mname(im, c->kept_binder)), *jn = json_str(c->kept_name);
         char *t = xasprintf("%s,\"kept\":{\"references\":%d,\"binder\":%s,\"name\":%s}", extra, c->kept, jk, jn);
         free(extra); free(jk); free(jn);

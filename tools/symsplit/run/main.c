@@ -25,7 +25,8 @@
     "                         newns (dlmopen(LM_ID_NEWLM): a namespace of its own)\n" \
     "                         by=MODULE: MODULE calls dlopen (its search rules; default: the executable)\n" \
     "  --dlopen @FILE         the --dlopen arguments in FILE, one PATH[:flags] a line (blank lines skipped)\n" \
-    "  --dlsym NAME[@VER]     the host looks NAME up on a --dlopen handle (globs, repeatable)\n" \
+    "  --dlsym NAME[@VER]     the host looks NAME up on a --dlopen handle, or on its own\n" \
+    "                         (dlopen(NULL), RTLD_DEFAULT: the global scope) (globs, repeatable)\n" \
     "  --host node|python     the entry points that host looks up (N-API, PyInit_*)\n" \
     "                         without either, a handle-only use is at most MAYBE\n" \
     "  --trace -- CMD [ARGS]  run CMD under LD_DEBUG (the only mode that runs anything):\n" \
