@@ -179,15 +179,16 @@ static void lazy_finish(struct analysis *c, const struct group *gr, struct kept 
         }
     }
     if (kp->nsp) qsort(kp->sp, kp->nsp, sizeof *kp->sp, by_hi);   /* (qsort's array may not be NULL) */
-    /* the uniform prefix: one question, plain lookups, bound outside the
-     * global scope, closures of functions of one size (or of no definer) */
+    /* the uniform prefix: one question, plain lookups (a lookup bound in
+     * the global scope moves too, while the step is before its answer's:
+     * its until says so), closures of functions of one size (or of no definer) */
     const struct look *l0 = kp->nlk ? &kp->lk[0] : NULL;
     kp->usize = -2;
     for (kp->uni = 0; kp->uni < kp->nlk; kp->uni++) {
         const struct look *l = &kp->lk[kp->uni];
         const struct binding *b = &kp->b[l->pos];
         int64_t u = sz[l->pos];
-        if (l->unique || im->mods[b->binder].deepbind || c->join0[b->target] || u == -1 || (u >= 0 && kp->usize >= 0 && u != kp->usize) ||
+        if (l->unique || im->mods[b->binder].deepbind || u == -1 || (u >= 0 && kp->usize >= 0 && u != kp->usize) ||
             l->a.hid != l0->a.hid || (l->a.ver != l0->a.ver && (!l->a.ver || !l0->a.ver || strcmp(l->a.ver, l0->a.ver))))
             break;
         if (u >= 0) kp->usize = u;
@@ -257,7 +258,11 @@ void kept_finish(struct analysis *c, struct group *gr, struct kept *kp)
         if (c->join0[b->target] == 1 && !unique) continue;       /* found at start-up, before any step */
         if (own_scope_first(im, b->binder, b->target) && !unique) continue;   /* found before the global scope */
         struct ask a = asked_by(im, sr);
-        kp->lk[kp->nlk++] = (struct look){ i, unique ? INT_MAX : lookup_until(im, b->binder, a.lazy), unique, a };
+        int until = unique ? INT_MAX : lookup_until(im, b->binder, a.lazy);
+        /* bound to a module that joined the global scope at step g: a
+         * promotion at g or after comes behind it, one before g in front */
+        if (!unique && c->join0[b->target] && c->join0[b->target] - 2 < until) until = c->join0[b->target] - 2;
+        kp->lk[kp->nlk++] = (struct look){ i, until, unique, a };
     }
     for (int k = 0; k < nd; k++) kp->revo[k + 1] += kp->revo[k];
     kp->df = xcalloc(nd, sizeof *kp->df);

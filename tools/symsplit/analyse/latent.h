@@ -47,9 +47,11 @@ struct kept {
     int *bk;                         /* bk[i]: the definer binding i binds, -1 none */
     int *fixed, *nlook;              /* per definer: best conf of the bindings no promotion moves (-1 none); lookups bound to it */
     int *rev, *revo;                 /* per definer: the bindings to it, ascending */
-    /* the lookups, the latest step they see first, with what each asks and
-     * whether its answer is unique: read in every latent pass, here and
-     * not from the module (one cache miss per plugin per pass) */
+    /* the lookups, the latest step a promotion moves them at first (until:
+     * the last step they see, and before the step their answer joined the
+     * global scope at, if it did), with what each asks and whether its
+     * answer is unique: read in every latent pass, here and not from the
+     * module (one cache miss per plugin per pass) */
     struct look { int pos, until, unique; struct ask a; } *lk; int nlk;
     struct dfact { uint64_t size; signed char kind, weak; } *df;   /* per definer: its definition's */
     int *chg;                        /* per binding: the pass that moved it */

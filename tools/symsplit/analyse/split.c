@@ -833,10 +833,11 @@ static void run(struct analysis *c, struct findings *fs, int *sel, int nsel, int
         struct finding f;
         int ci = -1, patched = patching && gr->kept;
         /* kept for the latent passes: a group whose lookups all found a
-         * definition, whose answer asks no other name's bindings */
+         * definition, whose bindings' captures ask no other name's bindings */
         struct kept *kp = base && gr->nd >= 2 && gr->lookups && !gr->failed ? kept_new(gr) : NULL;
         c->asked = 0;
-        if (gr->nd >= 2 && capture(c, gr, &f, patched, kp)) {
+        int captured = gr->nd >= 2 && capture(c, gr, &f, patched, kp);
+        if (captured) {
             struct item *it = findings_add(fs, F_CAPTURE, gr->name);
             it->f = f;
             char *owned;   /* harmless, when it had to be formatted */
@@ -844,15 +845,20 @@ static void run(struct analysis *c, struct findings *fs, int *sel, int nsel, int
             findings_own(fs, owned);
             it->data = im->mods[f.x].m->defs[f.xdef].kind == K_DATA || im->mods[f.target].m->defs[f.def].kind == K_DATA;
             it->override = f.collision && override_by_design(im, &f);
-            it->mods = findings_own(fs, xcalloc(2 * gr->n + 2, sizeof *it->mods));   /* the allowlist matches any of them */
-            for (int i = 0; i < gr->n && !patched; i++) {   /* (a pass with an allowlist is never patched) */
+            /* the allowlist matches any of them (a pass with an allowlist is never patched) */
+            it->mods = findings_own(fs, xcalloc(patched ? 1 : 2 * gr->n + 2, sizeof *it->mods));
+            for (int i = 0; i < gr->n && !patched; i++) {
                 it->mods[it->nmods++] = gr->b[i].binder;
                 it->mods[it->nmods++] = gr->b[i].target;
             }
             ci = fs->n - 1;
-            c->asked = 1;   /* capture_harmless asks other names' bindings (state.c) */
         }
-        if (base && c->asked) { GROW(c->sens, c->nsens, c->senscap); c->sens[c->nsens++] = sel[s]; }
+        /* sensitive: a capture's grade (capture_harmless) asks other names'
+         * bindings, which a promotion of modules that do not define this
+         * name may move, so every latent pass grades it again; the grade is
+         * asked of the pass's strongest capture and kept nowhere, so the
+         * group's bindings and each one's capture can still be kept */
+        if (base && (c->asked || captured)) { GROW(c->sens, c->nsens, c->senscap); c->sens[c->nsens++] = sel[s]; }
         /* a capture that is no split (maybe, info) can sit beside a
          * partition (the policy keeps the partition only then) */
         if (gr->nd >= 2) partition(c, gr, fs, ci);
@@ -886,8 +892,8 @@ void analyse_image(struct findings *fs, struct analysis *c)
 /* The model with no process and no promotion, once, before the latent
  * passes: the groups whose answer may change with a promotion although the
  * promoted modules do not define their name (sensitive: a capture, whose
- * grade asks other names' bindings; or a question asked of another name's
- * bindings, shared_state), and whether two different libraries share names
+ * grade asks other names' bindings, kept all the same; or a question asked
+ * of another name's bindings, shared_state, not kept), and whether two different libraries share names
  * (a collision row counts every name's crossings: every pass is whole). */
 void analyse_unpromoted(struct analysis *c)
 {
