@@ -138,6 +138,20 @@ rows_expecting() {
 	while IFS=$'\t' read -r r v; do read -r w _ <<< "$v"; [ "$w" = "$2" ] && echo "$r"; done < <(table_column "$1" expect); true
 }
 
+# toolchain_read DIR ENV...: the toolchain as a make in the tree DIR reads
+# it under `env ENV...` (make -n: nothing built, nothing written), into
+# tc_key and tc_words; false if it read none. Handed down as make test hands
+# its own (SPLIT_STATE_LAB_TC, SPLIT_STATE_LAB_TC_WORDS), a loop's makes
+# with the same CC, LD and PATH take it as read: each would ask the compiler
+# and the linker again (about 14 processes a make).
+toolchain_read() {
+	local dir=$1 out; shift
+	out=$(env "$@" make -n -s -C "$dir" \
+		--eval 'tc-words: ; +@printf "%s\n%s\n" "$$SPLIT_STATE_LAB_TC" "$$SPLIT_STATE_LAB_TC_WORDS"' tc-words | tail -n 2)
+	{ IFS= read -r tc_key; IFS= read -r tc_words; } <<< "$out"
+	[ -n "$tc_key" ] && [ -n "$tc_words" ]
+}
+
 # run_unprivileged CMD ARGS...: `run` CMD as a user without privileges. A
 # user's run runs it as is. Root runs it as nobody (setpriv), who cannot
 # enter a tree under a 0700 directory (/root/src, a mktemp -d): a command
