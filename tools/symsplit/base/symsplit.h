@@ -185,6 +185,12 @@ struct touches { struct touch { uint64_t addr; int acc; } *v; int n; };   /* acc
 int function_touches(struct module *m, const struct def *d, struct touches *t);
 void funcstate_free(void *fstate);
 
+/* ---- pltgot.c: the .plt* and .got* sections, in section order ---- */
+struct secrange { uint64_t lo, hi; uint8_t alloc, exec; };   /* [lo, hi); SHF_ALLOC, SHF_EXECINSTR */
+struct pltgot { struct secrange *plt, *got; int nplt, ngot; };
+int pltgot_read(const struct module *m, struct pltgot *pg);   /* 0, or -1: no section names (none read) */
+void pltgot_free(struct pltgot *pg);
+
 /* ---- reach.c ---- */
 /* Can m's reference to name run?  0: every instruction that reads its GOT
  * slot (itself or through the PLT) sits in a function nothing enters, given
