@@ -98,3 +98,38 @@ C
     assert_line --regexp "^fx-lazy .* lazy run: [0-9]+ modelled lookups never made"
     refute_line --regexp "^  fx-lazy: fx-lazy abort@"
 }
+
+@test "check-glibc-elf: an open the loader refuses makes no binding on either side; an open that fails by what ran before is counted as cannot know, listed apart" {
+    cat > "$src/elf/fx-undef.c" <<'C'
+extern int fx_nowhere;
+int *fx_undef(void) { return &fx_nowhere; }
+C
+    cat > "$src/elf/fx-block.c" <<'C'
+__thread int fx_tv;
+C
+    cat > "$src/elf/fx-ie.c" <<'C'
+extern __thread int fx_tv __attribute__((tls_model("initial-exec")));
+int *fx_ie(void) { return &fx_tv; }
+C
+    cat > "$src/elf/fx-opens.c" <<'C'
+#include <dlfcn.h>
+static int do_test(void)
+{
+    if (dlopen("fx-undef.so", RTLD_NOW)) return 1;   /* refused: fx_nowhere */
+    void *h = dlopen("fx-block.so", RTLD_LAZY | RTLD_GLOBAL);
+    if (!h || !dlsym(h, "fx_tv")) return 1;   /* the block used dynamically */
+    return dlopen("fx-ie.so", RTLD_NOW | RTLD_GLOBAL) != 0;   /* so refused too */
+}
+#include <support/test-driver.c>
+C
+    echo "fx-opens | refused opens | fx-undef.so: fx-undef.c; fx-block.so: fx-block.c; fx-ie.so: fx-ie.c; fx-opens: fx-opens.c | | --dlopen @/fx-undef.so:now --dlopen @/fx-block.so:lazy:global --dlopen @/fx-ie.so:now:global dlsym=fx_tv" >> "$BATS_TEST_TMPDIR/programs"
+    run check "$SYMSPLIT" "$BATS_TEST_TMPDIR/out" --source "$src" --programs "$BATS_TEST_TMPDIR/programs" fx-opens
+    assert_success
+    # the test's own verdict: both opens refused
+    assert_line --regexp "^fx-opens .* exit 0; .*cannot know from the files: [0-9]+; symsplit: note: dlopen fx-undef.so fails: fx-undef.so refers to fx_nowhere"
+    refute_line --regexp "^  fx-opens: fx-undef.so "
+    refute_line --regexp "^ +[0-9]+ +1  (modelled, not made|no lookup modelled: the model knows)"   # no disagreement of either open
+    assert_line --regexp "^cannot know from the files: [0-9]+ bindings"
+    assert_line --regexp "^  fx-opens: fx-ie.so fx_tv: loader fx-block.so, model fx-block.so$"
+    assert_line --regexp "^      the open may fail, depending on the run: initial-exec TLS fx_tv needs a static TLS offset in the block of fx-block.so, which an earlier dlopen loaded$"
+}

@@ -154,3 +154,50 @@ tv_addresses() { timeout -k 2 10 "$1/app" | sed -n 's/^tv@\(0x[0-9a-f]*\) .*/\1/
     assert_success
     refute_line --regexp '^(COPY|SPLIT|MAYBE) .* uvar '
 }
+
+@test "a dlopen refused at relocation: an undefined data reference fails the open, RTLD_NOW or RTLD_LAZY, and its dependency goes with it, as the run shows; symsplit prints the failure and no binding of either" {
+    bats_require_minimum_version 1.5.0
+    local d=$FX/open-fails f
+    for f in now lazy; do
+        run timeout -k 2 10 "$d/app" "$f:$d/plugin.so" "loaded:$d/libdep.so"
+        assert_success   # the truth: the loader's answer, and what is left loaded
+        assert_line "open $d/plugin.so: failed"
+        assert_line "loaded $d/libdep.so: no"
+        run --separate-stderr ss --bindings --dlopen "$d/plugin.so:$f" "$d/app"
+        assert_success
+        assert_line --regexp "^fails	$d/plugin.so	[^	]*/plugin.so	nowhere_var	-	[^	]*/plugin.so	[^	]*/libdep.so$"
+        refute_line --regexp "^binding	[^	]*/(plugin|libdep).so	"
+        [[ $stderr == *"dlopen $d/plugin.so fails: "*" refers to nowhere_var, which nothing in its scope defines"* ]] || fail "no note: $stderr"
+    done
+}
+
+@test "a dlopen of an undefined function: RTLD_LAZY opens, RTLD_NOW and LD_BIND_NOW refuse it, as the run shows; the findings keep the lazy open, --bindings (as LD_BIND_NOW) refuses it" {
+    bats_require_minimum_version 1.5.0
+    local d=$FX/open-fails
+    run timeout -k 2 10 "$d/app" "lazy:$d/pluginf.so"
+    assert_line "open $d/pluginf.so: ok"
+    run timeout -k 2 10 "$d/app" "now:$d/pluginf.so"
+    assert_line "open $d/pluginf.so: failed"
+    run timeout -k 2 10 env LD_BIND_NOW=1 "$d/app" "lazy:$d/pluginf.so"
+    assert_line "open $d/pluginf.so: failed"
+    run --separate-stderr ss --info --dlopen "$d/pluginf.so:lazy" "$d/app"
+    [[ $stderr != *" fails: "* ]] || fail "a lazy open refused: $stderr"
+    run --separate-stderr ss --bindings --dlopen "$d/pluginf.so:lazy" "$d/app"
+    assert_line --regexp "^fails	$d/pluginf.so	[^	]*/pluginf.so	nowhere_fn	"
+}
+
+@test "initial-exec TLS into the block of a module opened before: the open succeeds or fails by what ran before, as two runs show; symsplit marks each binding of that open and says so" {
+    bats_require_minimum_version 1.5.0
+    local d=$FX/tls-ie-opened
+    run timeout -k 2 10 "$d/app" "lazyg:$d/libtls.so" "nowg:$d/libie.so"
+    assert_line "open $d/libie.so: ok"   # the block still unused: a static offset from the surplus
+    run timeout -k 2 10 "$d/app" "lazyg:$d/libtls.so" touch:tv "nowg:$d/libie.so"
+    assert_line "touch tv: ok"
+    assert_line "open $d/libie.so: failed"   # used dynamically first: no static offset any more
+    run --separate-stderr ss --bindings --dlopen "$d/libtls.so:lazy:global" --dlopen "$d/libie.so:now:global" "$d/app"
+    assert_success
+    assert_line --regexp "^binding	[^	]*/libie.so	[^	]*/libtls.so	tv	-	TLS	modelled	the open may fail, depending on the run: initial-exec TLS tv "
+    [ "$(grep -c '^binding	[^	]*/libie.so	' <<<"$output")" -eq "$(grep -c '^binding	[^	]*/libie.so	.*	the open may fail' <<<"$output")" ]
+    refute_line --regexp "^binding	[^	]*/libtls.so	.*	the open may fail"
+    [[ $stderr == *"libie.so: the open may fail, depending on the run"* ]] || fail "no note: $stderr"
+}

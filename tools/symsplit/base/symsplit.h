@@ -94,6 +94,8 @@ struct ref {                 /* an undefined dynamic symbol the module needs */
     uint8_t lazy;            /* reached only through JUMP_SLOT: bound at first call unless BIND_NOW */
     uint8_t canon;           /* undefined with a value: a position-dependent executable's PLT entry,
                               * the function's address for every lookup but a PLT slot's */
+    uint8_t reloc;           /* a relocation names it: the loader looks it up (an entry no
+                              * relocation names is never looked up, so never fails a load) */
 };
 /* One symbol lookup ld.so makes to relocate a module (--bindings): each
  * dynamic relocation that names a global symbol, once per symbol and class.
@@ -105,6 +107,8 @@ struct lookref {
     uint16_t ver;            /* versym index (0x7fff masked) */
     uint8_t cls, weak, tls;  /* enum lookclass; STB_WEAK; STT_TLS */
     uint8_t protected_def;   /* the module defines it itself, STV_PROTECTED */
+    uint8_t ie;              /* an initial-exec TLS relocation names it: the definition's block needs
+                              * an offset in the static TLS block (dl-reloc.c, _dl_try_allocate_static_tls) */
 };
 extern int keep_lookups;
 struct version { const char *name; uint8_t hidden, present; }; /* index -> name (verdef or verneed) */
@@ -181,6 +185,12 @@ struct touches { struct touch { uint64_t addr; int acc; } *v; int n; };   /* acc
 int function_touches(struct module *m, const struct def *d, struct touches *t);
 void funcstate_free(void *fstate);
 
+/* ---- pltgot.c: the .plt* and .got* sections, in section order ---- */
+struct secrange { uint64_t lo, hi; uint8_t alloc, exec; };   /* [lo, hi); SHF_ALLOC, SHF_EXECINSTR */
+struct pltgot { struct secrange *plt, *got; int nplt, ngot; };
+int pltgot_read(const struct module *m, struct pltgot *pg);   /* 0, or -1: no section names (none read) */
+void pltgot_free(struct pltgot *pg);
+
 /* ---- reach.c ---- */
 /* Can m's reference to name run?  0: every instruction that reads its GOT
  * slot (itself or through the PLT) sits in a function nothing enters, given
@@ -242,12 +252,28 @@ struct image {
     const struct dlsyms *dlsyms;      /* what the host looks up on a handle; NULL: not given */
     const struct observed *obs;       /* what the process did (observed.c); NULL: files only */
     const struct trace *ran;          /* --trace: how the process ended (status, its last line); NULL otherwise */
+    struct openfail *fails; int nfails;   /* --dlopens the loader refuses and undoes (openfail.c) */
     struct strmap byname; int named;  /* closure.c's index of the names of modules 0 .. named-1 */
 };
 struct dlopen_req { const char *path; enum scopekind kind; int deepbind, lazy; const char *by; int assumed; int ns; };   /* by: the caller, NULL the executable; assumed: flags not known (a maps file), RTLD_LOCAL modelled; ns: 0 a dlopen, k a dlmopen into the loader's namespace k (--trace) */
-/* Builds the image.  Returns 0, or -1 with *err set (malformed file, cycle...). */
+/* openfail.c: a --dlopen the loader refuses at relocation: from's reference
+ * to name (version ver) has no definition in its scope; the open and every
+ * object it loaded (objs, the root first) are undone */
+struct openfail { char *root, *from, *name, *ver; char **objs; int nobjs; };
+extern int bind_now_all;   /* --bindings: every reference bound at load, as under LD_BIND_NOW */
+int open_fails(const struct image *im, int before, const char *root, struct openfail *f);   /* image_free frees it */
+/* open.c: builds the image, each --dlopen checked as the loader relocates it.
+ * Returns 0, or -1 with *err set (malformed file, cycle...). */
 int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, int ndl, char **err);
-int image_dlopen(struct image *im, const struct dlopen_req *r, char **err);   /* one more dlopen, after the rest */
+/* closure.c: the start-up closure; one more dlopen, after the rest (no
+ * relocation check: a process's what-if); the same in two steps, begin
+ * then end (it takes effect) or undo (the loader refused it) */
+int image_startup(struct image *im, const char *exe, char **err);
+int image_dlopen(struct image *im, const struct dlopen_req *r, char **err);
+struct openmark { int before, nreloc; };   /* the modules and relocation places before the open */
+int image_dlopen_begin(struct image *im, const struct dlopen_req *r, struct openmark *mk, char **err);
+void image_dlopen_end(struct image *im, const struct dlopen_req *r, struct openmark mk);
+void image_dlopen_undo(struct image *im, struct openmark mk);
 void image_free(struct image *im);
 /* labels.c: what rows call module i: its name, or the shortest path suffix
  * that tells it from another module of the same name (image_labels sets them) */
@@ -309,6 +335,9 @@ struct bound {
     int target, def;         /* the defining module and def; target -1: unresolved */
     int kind;                /* enum bindkind */
     int observed;            /* 1: read from the process (--trace's record, --pid's slot); 0 modelled */
+    int risk;                /* 1 + the index of the modelled initial-exec TLS binding into a dlopened
+                              * module's block that the open of this binding's module depends on: the
+                              * open may fail, depending on the run; 0 none */
 };
 int image_bindings(const struct image *im, struct bound **out);   /* count; *out malloc'd */
 

@@ -14,7 +14,19 @@
  *  - the loader relocates itself before anything is loaded, each of its
  *    references to its own definition or to nothing: no lookup;
  *  - a filtee sits before its filter in every searchlist (closure.c): a
- *    lookup the filter could answer binds the filtee's definition ("filter"). */
+ *    lookup the filter could answer binds the filtee's definition ("filter");
+ *  - an initial-exec TLS reference into the block of a module an earlier
+ *    dlopen loaded needs a static TLS offset for that block
+ *    (_dl_try_allocate_static_tls): the loader refuses the open when the
+ *    block was already used dynamically (__tls_get_addr marks it so) or the
+ *    surplus static TLS has no room.  Measured, glibc 2.36: a 16-byte block
+ *    opened RTLD_LAZY, then an IE user opened RTLD_NOW: opens; the same
+ *    after a dlsym of the variable, or with a 4096-byte block: "cannot
+ *    allocate memory in static TLS block".  What ran before decides, not
+ *    the files: every binding of that open is marked (risk), none judged.
+ *    A block the same open loads is fresh (nothing ran since): it gets an
+ *    offset while the surplus has room (tst-tls15's tst-tlsmod15b.so), not
+ *    marked. */
 #include "base/symsplit.h"
 #include <stdlib.h>
 #include <string.h>
@@ -85,8 +97,17 @@ int image_bindings(const struct image *im, struct bound **out)
             if (t >= 0 && def >= 0 && kind == BK_NORMAL && im->mods[t].m->defs[def].ifunc) kind = BK_IFUNC;
             if (kind == BK_NORMAL && filtered(im, t, l->name, l->hash)) kind = BK_FILTER;
             GROW(b, n, cap);
-            b[n++] = (struct bound){ i, k, t, def, kind, observed_module(im, i, l->name, ver) >= 0 };
+            b[n++] = (struct bound){ i, k, t, def, kind, observed_module(im, i, l->name, ver) >= 0, 0 };
         }
+    }
+    /* the opens an initial-exec reference into a dlopened block makes
+     * depend on the run: each binding of such an open points at the first */
+    for (int k = 0; k < n; k++) {
+        const struct lmod *f = &im->mods[b[k].from];
+        int ts = b[k].target >= 0 ? im->mods[b[k].target].step : 0;
+        if (b[k].observed || !f->step || !ts || ts == f->step || !f->m->looks[b[k].look].ie) continue;
+        for (int j = 0; j < n; j++)
+            if (!b[j].risk && im->mods[b[j].from].step == f->step) b[j].risk = k + 1;
     }
     *out = b;
     return n;

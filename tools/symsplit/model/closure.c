@@ -287,7 +287,7 @@ static void ctor_calls(struct image *im, const struct searchlist *sl, int before
     }
 }
 
-int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, int ndl, char **err)
+int image_startup(struct image *im, const char *exe, char **err)
 {
     memset(im, 0, sizeof *im);
     im->exe_path = exe;
@@ -295,18 +295,49 @@ int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, 
     struct module *m = load_path(exe, 1, err, &skip);
     if (!m) return -1;
     add_module(im, m, -1, -1, 0, exe);
-    if (m->is_static) { dups_image(im); return 0; }
+    if (m->is_static) return 0;
     /* a NEEDED loop is no obstacle: a module already loaded is reused by
      * name, as ld.so does */
     if (preload(im, err) || bfs(im, &im->global, 0, -1, err)) return -1;
     reloc_order(im, &im->global);
-    for (int d = 0; d < ndl; d++)
-        if (image_dlopen(im, &dl[d], err)) return -1;
-    dups_image(im);
     return 0;
 }
 
+/* The open image_dlopen_begin made failed (openfail.c): every module it
+ * loaded goes, with what the image learnt of them; what was loaded before
+ * stays.  A name an old module gained in the open stays too (ld.so keeps
+ * it). */
+void image_dlopen_undo(struct image *im, struct openmark mk)
+{
+    struct searchlist *sl = &im->locals[im->nlocals];
+    int before = mk.before, nreloc = mk.nreloc;
+    for (int i = before; i < im->n; i++) {
+        free(im->mods[i].names); free(im->mods[i].deps); free(im->mods[i].label);
+        module_unhold(im->mods[i].m);
+    }
+    im->n = before;
+    im->nreloc = nreloc;
+    for (int i = 0; i < before; i++) {
+        if (im->mods[i].filter >= before) im->mods[i].filter = -1;
+        if (im->mods[i].reloc > nreloc) im->mods[i].reloc = 0;
+    }
+    free(sl->idx); free(sl->join);
+    strmap_free(&im->byname);   /* by_name indexes the modules again */
+    im->named = 0;
+}
+
 int image_dlopen(struct image *im, const struct dlopen_req *dl, char **err)
+{
+    struct openmark mk;
+    if (image_dlopen_begin(im, dl, &mk, err)) return -1;
+    image_dlopen_end(im, dl, mk);
+    return 0;
+}
+
+/* The open's searchlist, its new modules loaded and flagged, the relocation
+ * order extended; *mk what it loaded (image_dlopen_end commits it, or
+ * image_dlopen_undo takes it back). */
+int image_dlopen_begin(struct image *im, const struct dlopen_req *dl, struct openmark *mk, char **err)
 {
     *err = NULL;
     int root = by_name(im, dl->path, dl->ns), before = im->n, caller = dl->by ? caller_of(im, dl->by) : 0;
@@ -337,6 +368,8 @@ int image_dlopen(struct image *im, const struct dlopen_req *dl, char **err)
     struct searchlist *sl = &im->locals[im->nlocals];
     memset(sl, 0, sizeof *sl);
     if (bfs(im, sl, root, im->nlocals, err)) return -1;
+    mk->nreloc = im->nreloc;
+    mk->before = before;
     reloc_order(im, sl);
     /* a dlmopen namespace's global scope: its first root's searchlist */
     int ns_first = dl->ns ? im->nlocals + 1 : 0;
@@ -347,13 +380,27 @@ int image_dlopen(struct image *im, const struct dlopen_req *dl, char **err)
         im->mods[i].now |= !dl->lazy;   /* RTLD_NOW: every reference bound at open */
         im->mods[i].ns_scope = ns_first;
     }
-    im->nlocals++;
-    if (dl->kind == SC_GLOBAL) {
-        ctor_calls(im, sl, before, im->nlocals);
-        image_promote(im, im->nlocals - 1);
-    }
     return 0;
 }
+
+/* The open takes effect: its searchlist is the next step's; RTLD_GLOBAL
+ * joins the global scope. */
+void image_dlopen_end(struct image *im, const struct dlopen_req *dl, struct openmark mk)
+{
+    struct searchlist *sl = &im->locals[im->nlocals];
+    im->nlocals++;
+    if (dl->kind == SC_GLOBAL) {
+        ctor_calls(im, sl, mk.before, im->nlocals);
+        image_promote(im, im->nlocals - 1);
+    }
+}
+static void openfail_free(struct openfail *f)
+{
+    for (int j = 0; j < f->nobjs; j++) free(f->objs[j]);
+    free(f->objs);
+    free(f->root); free(f->from); free(f->name); free(f->ver);
+}
+
 void image_free(struct image *im)
 {
     for (int i = 0; i < im->n; i++) {
@@ -368,5 +415,7 @@ void image_free(struct image *im)
     for (int i = 0; i < im->nlocals; i++) { free(im->locals[i].idx); free(im->locals[i].join); }
     free(im->locals);
     free(im->missing);
+    for (int i = 0; i < im->nfails; i++) openfail_free(&im->fails[i]);
+    free(im->fails);
     strmap_free(&im->byname);
 }

@@ -99,16 +99,12 @@ static int owner(const struct live *lv, const struct image *im, int ns, uint64_t
  * points there until its first call binds it. */
 static int in_plt(const struct module *m, uint64_t bias, uint64_t a)
 {
-    Elf_Scn *scn = NULL;
-    size_t shstr;
-    if (elf_getshdrstrndx(m->elf, &shstr)) return 0;
-    while ((scn = elf_nextscn(m->elf, scn))) {
-        GElf_Shdr sh;
-        const char *n;
-        if (!gelf_getshdr(scn, &sh) || !(n = elf_strptr(m->elf, shstr, sh.sh_name)) || strncmp(n, ".plt", 4)) continue;
-        if (a >= bias + sh.sh_addr && a < bias + sh.sh_addr + sh.sh_size) return 1;
-    }
-    return 0;
+    struct pltgot pg;
+    int in = 0;
+    if (pltgot_read(m, &pg)) return 0;
+    for (int i = 0; i < pg.nplt && !in; i++) in = a >= bias + pg.plt[i].lo && a < bias + pg.plt[i].hi;
+    pltgot_free(&pg);
+    return in;
 }
 
 /* An IRELATIVE slot of m holds what the resolver at file address

@@ -131,7 +131,7 @@ int read_dynsym(struct parse *p)
             GROW(m->refs, m->nrefs, rcap);
             p->sym2ref[i] = m->nrefs;
             m->refs[m->nrefs++] = (struct ref){ name, name_hash(name), vs & 0x7fff, bind == STB_WEAK, kind_of(type), 0,
-                                                s.st_value != 0 };
+                                                s.st_value != 0, 0 };
             m->ncanon += s.st_value != 0;
             continue;
         }
@@ -168,16 +168,20 @@ static void note_lookup(struct parse *p, size_t si, int type, unsigned char *cla
     int vis = GELF_ST_VISIBILITY(s.st_other), bind = GELF_ST_BIND(s.st_info);
     if (bind == STB_LOCAL || vis == STV_HIDDEN || vis == STV_INTERNAL) return;
     int cls = type == machine()->r_copy ? LC_COPY : type == machine()->r_jump_slot ? LC_PLT : LC_NORMAL;
-    if (classes[si] & (1 << cls)) return;
-    classes[si] |= 1 << cls;
-    int oob = 0;
+    int oob = 0, ie = type == machine()->r_tls_tpoff;
     const char *name = elf_str(p->e, p->dynsym_sh.sh_link, s.st_name, &oob);
     if (oob || !*name) return;
+    if (classes[si] & (1 << cls)) {   /* one lookup: an initial-exec relocation of the name marks it */
+        for (int k = m->nlooks - 1; ie && k >= 0; k--)
+            if (m->looks[k].name == name && m->looks[k].cls == cls) { m->looks[k].ie = 1; break; }
+        return;
+    }
+    classes[si] |= 1 << cls;
     uint16_t vs = p->verd ? ((uint16_t *)p->verd->d_buf)[si] : 1;
     GROW(m->looks, m->nlooks, *cap);
     m->looks[m->nlooks++] = (struct lookref){ name, name_hash(name), vs & 0x7fff, cls, bind == STB_WEAK,
                                               GELF_ST_TYPE(s.st_info) == STT_TLS,
-                                              s.st_shndx != SHN_UNDEF && vis == STV_PROTECTED };
+                                              s.st_shndx != SHN_UNDEF && vis == STV_PROTECTED, ie };
 }
 
 int read_relocs(struct parse *p)
@@ -217,7 +221,7 @@ int read_relocs(struct parse *p)
             if (p->sym2ref[si] >= 0) {   /* lazy until some relocation needs it at load time */
                 struct ref *rf = &m->refs[p->sym2ref[si]];
                 rf->lazy = (rf->lazy || !seen[si]) && slot;
-                seen[si] = 1;
+                rf->reloc = seen[si] = 1;
             }
             if (p->sym2def[si] < 0) continue;
             struct def *df = &m->defs[p->sym2def[si]];

@@ -76,7 +76,6 @@ static struct fstate *build(struct module *m)
         const char *n = elf_strptr(e, shstrndx, sh.sh_name);
         if (!n) continue;
         uint64_t lo = sh.sh_addr, hi = sh.sh_addr + sh.sh_size;
-        if (!strncmp(n, ".plt", 4)) { if (!s->plt.hi || lo < s->plt.lo) s->plt.lo = lo; if (hi > s->plt.hi) s->plt.hi = hi; }
         if ((sh.sh_flags & SHF_EXECINSTR) && sh.sh_type == SHT_PROGBITS && sh.sh_offset + sh.sh_size <= m->size)
             add(&s->code, &s->ncode, lo, hi, (const unsigned char *)m->map + sh.sh_offset);
         if ((sh.sh_flags & SHF_WRITE) && strncmp(n, ".got", 4) && strncmp(n, ".data.rel.ro", 12) &&
@@ -84,6 +83,14 @@ static struct fstate *build(struct module *m)
             !(lo >= m->relro_lo && hi <= m->relro_hi))
             add(&s->priv, &s->npriv, lo, hi, NULL);
     }
+    struct pltgot pg;   /* the PLT: the hull of its sections */
+    if (!pltgot_read(m, &pg))
+        for (int i = 0; i < pg.nplt; i++) {
+            if (!pg.plt[i].alloc) continue;
+            if (!s->plt.hi || pg.plt[i].lo < s->plt.lo) s->plt.lo = pg.plt[i].lo;
+            if (pg.plt[i].hi > s->plt.hi) s->plt.hi = pg.plt[i].hi;
+        }
+    pltgot_free(&pg);
     for (int i = 0; i < m->ndefs; i++)
         if (m->defs[i].kind == K_FUNC && m->defs[i].size)
             add(&s->fns, &s->nfns, m->defs[i].value, m->defs[i].value + m->defs[i].size, NULL);

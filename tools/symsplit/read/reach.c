@@ -121,23 +121,27 @@ static int by_to(const void *a, const void *b)
     return (x->to > y->to) - (x->to < y->to);
 }
 
-/* The module's sections by name: GOT and PLT ranges, and the entry point. */
-static void sections(struct reach *r, Elf *e)
+/* The module's sections: GOT and PLT ranges (pltgot.c), .init and .fini. */
+static void sections(struct reach *r, struct module *m)
 {
     size_t shstrndx;
     Elf_Scn *scn = NULL;
-    if (elf_getshdrstrndx(e, &shstrndx) != 0) { r->unknown = 1; return; }
-    while ((scn = elf_nextscn(e, scn))) {
+    struct pltgot pg;
+    if (elf_getshdrstrndx(m->elf, &shstrndx) != 0 || pltgot_read(m, &pg)) { r->unknown = 1; return; }
+    while ((scn = elf_nextscn(m->elf, scn))) {
         GElf_Shdr sh;
         const char *nm;
-        if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || !(nm = elf_strptr(e, shstrndx, sh.sh_name))) continue;
+        if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || !(nm = elf_strptr(m->elf, shstrndx, sh.sh_name))) continue;
         if (!strcmp(nm, ".init") || !strcmp(nm, ".fini")) root_at(r, sh.sh_addr);   /* DT_INIT, DT_FINI: the loader calls them */
-        if (!strncmp(nm, ".got", 4) && r->ngot < 4) r->got[r->ngot++] = (struct range){ sh.sh_addr, sh.sh_addr + sh.sh_size, NULL };
-        else if (!strncmp(nm, ".plt", 4) && (sh.sh_flags & SHF_EXECINSTR)) {
-            if (r->nplt == 4) { r->unknown = 1; continue; }
-            r->plt[r->nplt++] = (struct stubsec){ sh.sh_addr, sh.sh_addr + sh.sh_size };
-        }
     }
+    for (int i = 0; i < pg.ngot; i++)
+        if (pg.got[i].alloc && r->ngot < 4) r->got[r->ngot++] = (struct range){ pg.got[i].lo, pg.got[i].hi, NULL };
+    for (int i = 0; i < pg.nplt; i++) {
+        if (!pg.plt[i].alloc || !pg.plt[i].exec) continue;
+        if (r->nplt == 4) { r->unknown = 1; continue; }
+        r->plt[r->nplt++] = (struct stubsec){ pg.plt[i].lo, pg.plt[i].hi };
+    }
+    pltgot_free(&pg);
 }
 
 /* Relocations naming no symbol (RELATIVE, IRELATIVE): their addend is an
@@ -213,7 +217,7 @@ static struct reach *build(struct module *m)
             r->hi[r->n++] = s->fns[i].hi;
         }
     r->root = xcalloc(r->n + 1, 1);
-    sections(r, m->elf);
+    sections(r, m);
     relocs(r, m->elf);
     GElf_Ehdr eh;
     /* a position-dependent executable stores its function pointers (.init_array,

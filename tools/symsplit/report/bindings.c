@@ -1,22 +1,59 @@
 /* --bindings: every lookup the loader makes at start-up and what it binds,
  * one tab-separated line each, in the words LD_DEBUG=bindings uses, so that
  * a script can set the two side by side (dev/check-bindings):
- *   binding FROM TO SYMBOL VERSION KIND SOURCE
+ *   binding FROM TO SYMBOL VERSION KIND SOURCE [RISK]
  * FROM and TO are the modules' paths as symsplit found them (TO "-": no
  * definition: a weak reference stays 0, a strong one fails to load),
  * VERSION "-" for none, KIND one of bindkind_name, SOURCE "observed" (the
- * process's record, --trace or --pid) or "modelled".  Each image is headed
- * by "image PATH".  It prints; bindings.c computed. */
+ * process's record, --trace or --pid) or "modelled"; RISK, on the bindings
+ * of an open that may fail depending on the run, says why.  Each image is
+ * headed by "image PATH"; an open the loader refuses is one line
+ *   fails ROOT FROM SYMBOL VERSION OBJECT...
+ * (the objects it loaded, all undone; none of their bindings is printed).
+ * The same two facts as notes on stderr.  It prints; bindings.c and
+ * openfail.c computed. */
 #include "report/report.h"
 
-void report_bindings(FILE *f, const struct image *im, const struct bound *b, int n)
+static void risk_text(FILE *f, const struct image *im, const struct bound *r)
+{
+    const struct module *m = im->mods[r->from].m;
+    fprintf(f, "the open may fail, depending on the run: initial-exec TLS %s needs a static TLS offset in the block of %s, which an earlier dlopen loaded",
+            m->looks[r->look].name, im->mods[r->target].m->path);
+}
+
+void report_bindings(FILE *f, FILE *note, const struct image *im, const struct bound *b, int n)
 {
     fprintf(f, "image\t%s\n", im->mods[0].m->path);
+    report_fails(note, im);
     for (int i = 0; i < n; i++) {
         const struct module *m = im->mods[b[i].from].m;
         const struct lookref *l = &m->looks[b[i].look];
         const char *ver = version_name(m, l->ver);
-        fprintf(f, "binding\t%s\t%s\t%s\t%s\t%s\t%s\n", m->path, b[i].target >= 0 ? im->mods[b[i].target].m->path : "-",
+        fprintf(f, "binding\t%s\t%s\t%s\t%s\t%s\t%s", m->path, b[i].target >= 0 ? im->mods[b[i].target].m->path : "-",
                 l->name, ver ? ver : "-", bindkind_name[b[i].kind], b[i].observed ? "observed" : "modelled");
+        if (b[i].risk) { fputc('\t', f); risk_text(f, im, &b[b[i].risk - 1]); }
+        fputc('\n', f);
+        if (b[i].risk == i + 1) {   /* once an open */
+            fprintf(note, "symsplit: note: %s: ", im->mods[im->roots[im->mods[b[i].from].step - 1]].m->path);
+            risk_text(note, im, &b[i]);
+            fprintf(note, " (refused once that block was used dynamically, or when the surplus static TLS has no room); its bindings are marked\n");
+        }
+    }
+    for (int k = 0; k < im->nfails; k++) {
+        const struct openfail *o = &im->fails[k];
+        fprintf(f, "fails\t%s\t%s\t%s\t%s", o->root, o->from, o->name, o->ver ? o->ver : "-");
+        for (int j = 0; j < o->nobjs; j++) fprintf(f, "\t%s", o->objs[j]);
+        fputc('\n', f);
+    }
+}
+
+/* One note a refused open: it fails, which symbol; what it loaded is gone. */
+void report_fails(FILE *note, const struct image *im)
+{
+    for (int k = 0; k < im->nfails; k++) {
+        const struct openfail *o = &im->fails[k];
+        fprintf(note, "symsplit: note: dlopen %s fails: %s refers to %s%s%s, which nothing in its scope defines "
+                      "(looked up at the open); the %d object(s) it loaded are undone, none of their bindings made\n",
+                o->root, o->from, o->name, o->ver ? "@" : "", o->ver ? o->ver : "", o->nobjs);
     }
 }

@@ -13,5 +13,6 @@ void report_finish(struct report *r, int images, int errors, int suppressed);
 const int *report_counts(const struct report *r);
 int report_crossed(const struct report *r);   /* COLLISION rows whose reference crossed */
 /* bindings.c: --bindings, every start-up lookup and its answer (image_bindings) */
-void report_bindings(FILE *f, const struct image *im, const struct bound *b, int n);
+void report_bindings(FILE *f, FILE *note, const struct image *im, const struct bound *b, int n);
+void report_fails(FILE *note, const struct image *im);   /* the --dlopens the loader refuses, one note each */
 #endif

@@ -51,9 +51,11 @@
     "  --strict               LATENT and COPY rows set the exit status too\n" \
     "  --bindings             no findings: every symbol lookup ld.so makes to relocate each image\n" \
     "                         (as under LD_BIND_NOW) and the definition it binds, one line each:\n" \
-    "                         binding FROM TO SYMBOL VERSION KIND observed|modelled (tab-separated;\n" \
-    "                         TO, VERSION - for none; KIND normal, copy, TLS, IFUNC, protected or filter),\n" \
-    "                         each image headed by 'image PATH'; exit 0, or 2 if an image failed\n" \
+    "                         binding FROM TO SYMBOL VERSION KIND observed|modelled [RISK] (tab-separated;\n" \
+    "                         TO, VERSION - for none; KIND normal, copy, TLS, IFUNC, protected or filter;\n" \
+    "                         RISK: the open may fail, depending on the run, and why), each image headed\n" \
+    "                         by 'image PATH'; a --dlopen the loader refuses: 'fails ROOT FROM SYMBOL\n" \
+    "                         VERSION OBJECT...', none of its bindings; exit 0, or 2 if an image failed\n" \
     "Exit: 0 no split, 1 split found, 2 error (bad input, bad usage), 3 an image cannot load.\n"
 
 /* One line: what is wrong, and where to look. */
@@ -175,7 +177,7 @@ int main(int argc, char **argv)
                 return usage(xasprintf("--sysroot %s: not an absolute path of a directory", sysroot));
             input_sysroot(sysroot);
         }
-        else if (!strcmp(a, "--bindings")) bindings = keep_lookups = 1;
+        else if (!strcmp(a, "--bindings")) bindings = keep_lookups = bind_now_all = 1;
         else if (!strcmp(a, "--info")) show_all = 1;
         else if (!strcmp(a, "--preload")) {   /* as LD_PRELOAD: also for a --trace run */
             if (i + 1 >= argc) return usage("--preload needs an argument");
@@ -325,12 +327,13 @@ int main(int argc, char **argv)
             if (bindings) {   /* the lookups and their answers, no findings */
                 struct bound *b;
                 int nb = image_bindings(&im, &b);
-                report_bindings(stdout, &im, b, nb);
+                report_bindings(stdout, stderr, &im, b, nb);
                 free(b);
                 image_free(&im);
                 module_cache_trim();
                 continue;
             }
+            report_fails(stderr, &im);
             if (im.nmissing) report_partial(r);
             /* the findings, then the policy, then the rows: one pass each */
             struct findings fs = { 0 };
