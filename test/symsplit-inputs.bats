@@ -174,6 +174,16 @@ dlopen_bad() {   # --dlopen ARG: one line, exit 2, containing TEXT
     dlopen_bad @"$l" "$l:1: NUL byte"
 }
 
+# the list grows past its first allocation (8 entries): an entry without
+# by= must say so, not carry what realloc left there (ASan fills it)
+@test "symsplit: --dlopen @FILE of 20 lines, under the sanitizer build: each line's flags its own" {
+    local t=$FX/timeline l=$BATS_TEST_TMPDIR/list
+    for _ in $(seq 20); do echo "$t/libC.so"; done > "$l"
+    run --separate-stderr timeout -k 2 60 env ASAN_OPTIONS=detect_leaks=0 "$SAN" --dlopen @"$l" "$t/app"
+    [ "$status" -le 1 ] || { echo "$stderr"; false; }
+    ! grep -q 'Sanitizer' <<< "$stderr"
+}
+
 @test "symsplit: --help and --version work" {
     run ss --help
     assert_success

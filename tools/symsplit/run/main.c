@@ -74,6 +74,7 @@ static int dlopen_arg(const char *arg, struct dlopen_req *r, char **err)
     static int namespaces;   /* the dlmopen(LM_ID_NEWLM) namespaces made so far */
     char *p = xstrdup(arg), *c;
     int seen[6] = { 0 };     /* none given: RTLD_LOCAL, as dlopen defaults */
+    *r = (struct dlopen_req){ 0 };   /* @FILE's entries come from GROW's realloc: no by= is NULL, not what was there */
     while ((c = strrchr(p, ':')) && access(arg, F_OK) != 0) {
         size_t k = 0;
         if (!strncmp(c + 1, "by=", 3)) {   /* the module that calls dlopen: its search rules */
