@@ -111,14 +111,15 @@ $(foreach r,$(scope-capture.rows),$(eval $(call sc_row,$r)))
 scope_preload = $(if $(scope-capture.$1.preload),$(B_ABS)/scope-capture/$1/$(scope-capture.$1.preload))
 # With EVIDENCE ($2: the record run_rows names) the row's run is its
 # evidence run too: the loader's whole record (bindings, scopes, files) goes
-# to $2.<pid>, kept as the row's loader.trace (a hard link: the lab's pass
-# removes the records it read; check-bindings-labs reads the kept one), where
-# loader-facts reads it; scripts/evidence --rows reads the bindings of every
-# row once all ran.
+# to $2.<pid>, kept as the row's loader.trace (copied: the lab's pass removes
+# the records it read; check-bindings-labs reads the kept one; a RUN= that
+# starts processes of its own leaves one record each, all kept, as the
+# program's stderr kept them before), where loader-facts reads it;
+# scripts/evidence --rows reads the bindings of every row once all ran.
 scope-capture.run = $(SCRIPTS)/row-env $(if $2,LD_DEBUG=bindings$(comma)scopes$(comma)files LD_DEBUG_OUTPUT=$2) $(if $(call scope_preload,$1),LD_PRELOAD=$(call scope_preload,$1)) $(B)/scope-capture/$1/app
 scope-capture.facts = $(SCRIPTS)/evidence --rows $2 $(foreach r,$1,'$r register_driver $(B)/scope-capture/$r/app \
 	$(addprefix $(B)/scope-capture/$r/,libbundle.so $(if $(filter soname,$(scope-capture.$r.bundle)),bundled/libregistryB.so.1) libproviderB.so)')
-scope-capture.evidence = ln -f $2.* $(B)/scope-capture/$1/loader.trace && \
+scope-capture.evidence = cat $2.* > $(B)/scope-capture/$1/loader.trace && \
 	$(SCOPE_SRC)/loader-facts --trace $(B)/scope-capture/$1/loader.trace $(B_ABS)/scope-capture/$1 $(scope-capture.$1.preload)
 
 # make scope-capture [ROW=<id>] [EVIDENCE=1], make evidence-scope-capture
