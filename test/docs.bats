@@ -424,10 +424,14 @@ readme_commands() {
 @test "README.md: every make command it shows works as written in a fresh copy of the tree (make -n: the goal exists, its arguments are taken)" {
 	copy="$BATS_TEST_TMPDIR/tree"; mkdir -p "$copy"
 	(cd "$TOP" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$copy")
+	# the copy's own build directory and nothing handed down from this run;
+	# the toolchain read in the copy, once, and handed down to its makes
+	# (one naming another CC or LD reads its own)
+	fresh=(-u B -u MAKEFLAGS -u MAKELEVEL $(compgen -e | grep '^SPLIT_STATE_LAB_' | sed 's/^/-u /'))
+	toolchain_read "$copy" "${fresh[@]}" || fail "make -n read no toolchain in a fresh copy"
 	n=0
 	while read -r cmd; do
-		# the copy's own build directory and nothing handed down from this run
-		run env -u B -u MAKEFLAGS -u MAKELEVEL $(compgen -e | grep '^SPLIT_STATE_LAB_' | sed 's/^/-u /') \
+		run env "${fresh[@]}" SPLIT_STATE_LAB_TC="$tc_key" SPLIT_STATE_LAB_TC_WORDS="$tc_words" \
 			bash -c "cd '$copy' && make -n ${cmd#make }" 2>&1
 		[ "$status" = 0 ] || fail "README.md: '$cmd' fails in a fresh copy (make -n, exit $status): $(tail -n 1 <<< "$output")"
 		n=$((n + 1))

@@ -107,16 +107,12 @@ logging_path() {
 	path=$(logging_path "$BATS_TEST_TMPDIR/bin" "$log")
 	touch "$BATS_TEST_TMPDIR/before"; sleep 1
 	# The toolchain read once under make -n with these stand-ins, by the
-	# checks below like every make here, and handed down as make test hands
-	# its own (SPLIT_STATE_LAB_TC, _WORDS) to the makes of the loop: each
-	# would ask the compiler again (about 20 processes, at 80 makes).
-	tc=$(env PATH="$path" HOME="$home" make -n -s -C "$COPY" B="$COPY/build" \
-		--eval 'tc-words: ; +@printf "%s\n%s\n" "$$SPLIT_STATE_LAB_TC" "$$SPLIT_STATE_LAB_TC_WORDS"' tc-words | tail -n 2)
-	{ IFS= read -r key; IFS= read -r words; } <<< "$tc"
-	[ -n "$key" ] && [ -n "$words" ] || fail "make -n read no toolchain: $tc"
+	# checks below like every make here, and handed down to the makes of the
+	# loop (80 of them)
+	toolchain_read "$COPY" PATH="$path" HOME="$home" B="$COPY/build" || fail "make -n read no toolchain"
 	for t in $targets; do
 		for b in "$BATS_TEST_TMPDIR/nb" "$COPY/build"; do
-			env -u SPLIT_STATE_LAB_TC_LINES PATH="$path" HOME="$home" SPLIT_STATE_LAB_TC="$key" SPLIT_STATE_LAB_TC_WORDS="$words" \
+			env -u SPLIT_STATE_LAB_TC_LINES PATH="$path" HOME="$home" SPLIT_STATE_LAB_TC="$tc_key" SPLIT_STATE_LAB_TC_WORDS="$tc_words" \
 				make -n -C "$COPY" B="$b" "$t" > "$BATS_TEST_TMPDIR/n.out" 2>&1 ||
 				grep -q '\*\*\*' "$BATS_TEST_TMPDIR/n.out" || fail "make -n $t failed: $(tail -n 3 "$BATS_TEST_TMPDIR/n.out")"
 		done

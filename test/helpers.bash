@@ -56,15 +56,27 @@ row() { awk -v id="$2" '/^== / { on = ($2 == id ":") } on' "$1"; }
 # their "  | " prefix.
 evidence_lines() { row "$1" "$2" | sed -n 's/^  | //p'; }
 
-# Raw run-time addresses of a row's write (" -> ") and read (" <- ") events.
-written_addrs() { row "$1" "$2" | grep -E '^\[.* -> ' | grep -oE '@0x[0-9a-fA-F]+' | sort -u; }
-read_addrs()    { row "$1" "$2" | grep -E '^\[.* <- ' | grep -oE '@0x[0-9a-fA-F]+' | sort -u; }
+# Raw run-time addresses of a row's write (" -> ") and read (" <- ") events:
+# the row's event lines and their addresses picked by one awk (was the row's
+# awk and two greps: tests call these once per row).
+written_addrs() { row_addrs "$1" "$2" ' -> '; }
+read_addrs()    { row_addrs "$1" "$2" ' <- '; }
+row_addrs() {
+	awk -v id="$2" -v ev="$3" '/^== / { on = ($2 == id ":") }
+		on && /^\[/ && index($0, ev) { s = $0; while (match(s, /@0x[0-9a-fA-F]+/)) { print substr(s, RSTART, RLENGTH); s = substr(s, RSTART + RLENGTH) } }' "$1" | sort -u
+}
 
 # count FILE ID WHO: the device count a consumer line reports.
 count() { row "$1" "$2" | sed -nE "s/^ *$3(:| sees)( discovered)? ([0-9]+) device\\(s\\).*/\\3/p" | head -n 1; }
 
-# fact FILE ID KEY: a field of `scripts/verdict --facts` for one row.
-fact() { "$TOP/scripts/verdict" --facts < "$1" | awk -v id="$2" -v k="$3=" '$1 == id { for (i = 2; i <= NF; i++) if (index($i, k) == 1) print substr($i, length(k) + 1) }'; }
+# fact FILE ID KEY: a field of `scripts/verdict --facts` for one row. The
+# facts of FILE are derived once per bats file (tests ask them row by row,
+# in loops over a table) and again only when FILE is newer.
+fact() {
+	local f=${BATS_FILE_TMPDIR:-${BATS_TEST_TMPDIR:?}}/facts-${1//[\/ ]/_}
+	[ -s "$f" ] && [ "$f" -nt "$1" ] || "$TOP/scripts/verdict" --facts < "$1" > "$f"
+	awk -v id="$2" -v k="$3=" '$1 == id { for (i = 2; i <= NF; i++) if (index($i, k) == 1) print substr($i, length(k) + 1) }' "$f"
+}
 
 # elf_facts FILE...: what the loader reads from FILEs, through the suite's one
 # reader (scripts/dynamic, relocations included), without the file column,
@@ -136,6 +148,20 @@ expect_consumers() { local v w; v=$(table_cell "$1" "$2" expect) || return 0; re
 rows_expecting() {
 	local r v w
 	while IFS=$'\t' read -r r v; do read -r w _ <<< "$v"; [ "$w" = "$2" ] && echo "$r"; done < <(table_column "$1" expect); true
+}
+
+# toolchain_read DIR ENV...: the toolchain as a make in the tree DIR reads
+# it under `env ENV...` (make -n: nothing built, nothing written), into
+# tc_key and tc_words; false if it read none. Handed down as make test hands
+# its own (SPLIT_STATE_LAB_TC, SPLIT_STATE_LAB_TC_WORDS), a loop's makes
+# with the same CC, LD and PATH take it as read: each would ask the compiler
+# and the linker again (about 14 processes a make).
+toolchain_read() {
+	local dir=$1 out; shift
+	out=$(env "$@" make -n -s -C "$dir" \
+		--eval 'tc-words: ; +@printf "%s\n%s\n" "$$SPLIT_STATE_LAB_TC" "$$SPLIT_STATE_LAB_TC_WORDS"' tc-words | tail -n 2)
+	{ IFS= read -r tc_key; IFS= read -r tc_words; } <<< "$out"
+	[ -n "$tc_key" ] && [ -n "$tc_words" ]
 }
 
 # run_unprivileged CMD ARGS...: `run` CMD as a user without privileges. A
