@@ -132,12 +132,13 @@ $(AO)/%/app: $(AO)/%/link.log ;
 archive-order.run = $(AO_SRC)/run-row $(AO)/$1
 # Its pictures (scripts/diagram-link) read the link's record, not the loader's.
 archive-order.diagram-ld-debug :=
-# The linker's trace lines, nm of the row's archives, and the link-time check
-# on the row's own link line (it exits 1 when it flags: a finding, not a
-# failure), read from the row's link record when that traced every name it
-# needs (--log, --map), not linked again.
-archive-order.evidence = $(AO_SRC)/link-facts $(AO)/$1 '$(AO_TRACE)' $(foreach a,$(call ao_archives,$1),$(AO)/$1/lib$a.a); \
-	{ TMPDIR=$(AO)/$1 $(AO_SRC)/archive-clash --log $(AO)/$1/link.log '$(AO_TRACE)' --map $(AO)/$1/link.map $(call ao_link,$1) || [ $$? = 1 ]; } | sed 's/^/  | archive-clash /'
+# The linker's trace lines and nm of the row's archives, for every row in
+# one pass (link-facts --rows); then, row by row, the link-time check on the
+# row's own link line (it exits 1 when it flags: a finding, not a failure),
+# read from the row's link record when that traced every name it needs
+# (--log, --map), not linked again.
+archive-order.facts = $(AO_SRC)/link-facts --rows '$(AO_TRACE)' $(foreach r,$1,'$r $(AO)/$r $(foreach a,$(call ao_archives,$r),$(AO)/$r/lib$a.a)')
+archive-order.evidence = { TMPDIR=$(AO)/$1 $(AO_SRC)/archive-clash --log $(AO)/$1/link.log '$(AO_TRACE)' --map $(AO)/$1/link.map $(call ao_link,$1) || [ $$? = 1 ]; } | sed 's/^/  | archive-clash /'
 
 # make archive-order [ROW=<id>] [EVIDENCE=1], make evidence-archive-order
 $(eval $(call lab_entry,archive-order,ROW,$(AO)/%/app))

@@ -37,11 +37,11 @@ $(FX)/%/libcollective.a: $(FX)/%/collective_static.o
 
 # A static-only executable loads neither .so: only its own facts apply. The
 # evidence adds the plugin callback's binding and which names define the
-# registry in each module.
-fixes.run = $(call fixes.run-app,$1)
-fixes.evidence = $(if $(filter static-only,$(fixes.$1.exe)),$(SCRIPTS)/evidence vx_ $(FX)/$1/app,$(call fixes.evidence-vx,$1)); \
-	$(if $(fixes.$1.host),$(SCRIPTS)/evidence host_ $(FX)/$1/app $(FX)/$1/libvxplugin.so;) \
-	fixes/copies 'vx_' $(FX)/$1/app $(if $(filter static-only,$(fixes.$1.exe)),,$(FX)/$1/libverbs_shared.so)
+# registry in each module, each read for all the rows in one pass.
+fixes.run = $(call fixes.run-app,$1,$2)
+fixes.facts = $(SCRIPTS)/evidence --rows $2 $(foreach r,$1,$(if $(filter static-only,$(fixes.$r.exe)),'$r vx_ $(FX)/$r/app',$(call fixes.block-vx,$r)) \
+	$(if $(fixes.$r.host),'$r host_ $(FX)/$r/app $(FX)/$r/libvxplugin.so')) \
+	';' fixes/copies --rows $(foreach r,$1,'$r vx_ $(FX)/$r/app$(if $(filter static-only,$(fixes.$r.exe)),, $(FX)/$r/libverbs_shared.so)')
 
 # make fixes [ROW=<id>] [EVIDENCE=1]: the ladder alone (make fixed runs it
 # with every lab's FIXED_ROWS).

@@ -263,8 +263,10 @@ $(LE)/%/elsewhere:
 # Its pictures (scripts/diagram-loader) take the loader's record from a
 # plain ld.so --list of their own, not from the run.
 loader-errors.diagram-ld-debug :=
-loader-errors.run = $(LE_SRC)/run $(LE)/$1 $(LE)/host-glibc.txt $(loader-errors.$1.run)
-loader-errors.evidence = $(LE_SRC)/facts $(LE)/$1 $(LE)/host-glibc.txt
+# The row's directory absolute and physical (B_ABS): the scripts take it as
+# given, with no cd and no subshell.
+loader-errors.run = $(LE_SRC)/run $(B_ABS)/loader-errors/$1 $(LE)/host-glibc.txt $(loader-errors.$1.run)
+loader-errors.evidence = $(LE_SRC)/facts $(B_ABS)/loader-errors/$1 $(LE)/host-glibc.txt
 
 # make loader-errors [ROW=<id>] [EVIDENCE=1], make evidence-loader-errors
 $(eval $(call lab_entry,loader-errors,ROW,$(LE)/%/app))

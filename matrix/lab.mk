@@ -89,11 +89,13 @@ $(B)/$1/%/app: $(B)/$1/%/link.log ;
 
 # preload=<file>: the row's own file (in its directory) preloaded, the way
 # an engineer forces "the system copy" in; every other row runs without.
-$1.run-app = LAB_RUN=$$(call shq,$$(RUN)) $(VERBS_SRC)/run-row $(B)/$1/$$1 $$(if $$($1.$$1.preload),$(B_ABS)/$1/$$1/$$($1.$$1.preload))
-# A row whose link was refused has no program: its evidence is the linker's record.
-$1.evidence-vx = if [ -e $(B)/$1/$$1/app ]; then \
-	$(SCRIPTS)/evidence $$(if $$($1.$$1.preload),--preload $(B_ABS)/$1/$$1/$$($1.$$1.preload)) vx_ $(B)/$1/$$1/app $(B)/$1/$$1/libverbs_shared.so $(B)/$1/$$1/libcollective.so; \
-	else echo "  | app: not linked (the linker's record is above the verdict)"; fi
+# With EVIDENCE ($$2: the record run_rows names), the run keeps the loader's
+# bindings for the lab's one evidence pass.
+$1.run-app = LAB_RUN=$$(call shq,$$(RUN)) $(VERBS_SRC)/run-row $$(if $$2,--record $$2) $(B)/$1/$$1 $$(if $$($1.$$1.preload),$(B_ABS)/$1/$$1/$$($1.$$1.preload))
+# A row's evidence block (scripts/evidence --rows): its program and the two
+# libraries. A row whose link was refused has no program: its evidence is
+# the linker's record ("not linked").
+$1.block-vx = '$$1 vx_ $(B)/$1/$$1/app $(B)/$1/$$1/libverbs_shared.so $(B)/$1/$$1/libcollective.so'
 endef
 # Rows whose .so is made from the same cells share one link: each row's
 # libverbs_shared.so (and libcollective.so, linked against it) is a hard link
@@ -143,8 +145,9 @@ $(call verbs_row_files,matrix)
 $(call verbs_share,matrix)
 $(call verbs_shared_objs,matrix,matrix/rows)
 
-matrix.run = $(call matrix.run-app,$1)
-matrix.evidence = $(call matrix.evidence-vx,$1)
+matrix.run = $(call matrix.run-app,$1,$2)
+# The evidence of every row read in one pass (run_rows: ROWS, RECORD).
+matrix.facts = $(SCRIPTS)/evidence --rows $2 $(foreach r,$1,$(call matrix.block-vx,$r))
 # make matrix [ROW=<id>] [EVIDENCE=1], make evidence-matrix
 $(eval $(call lab_entry,matrix,CONFIG,$(B)/matrix/%/app))
 HELP_LINES += "  make matrix       the trigger isolated, one row per flag combination (ROW=<id> for one, EVIDENCE=1 for the facts)"

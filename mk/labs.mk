@@ -24,8 +24,14 @@ read_table_alone = $(foreach a,$(shell awk -F'|' -v lab=$1 -v words=1 -f $(SCRIP
 # script. A runner's exit 77 means "cannot run here": the row says why. A
 # lab's own run (no PREFIX) fails when no row ran (verdict --must-run); make
 # check's run is judged row by row by scripts/check.
+# A lab's $(LAB.facts) (ROWS,RECORD), when it has one, reads the evidence of
+# all the rows in one pass once they ran (scripts/facts-under-rows puts each
+# row's under it): each row's run is its evidence run too, $(LAB.run) given
+# RECORD.<row> (second argument) to keep the loader's record in; RECORD is
+# this run's own ($$: the shell's pid), in the lab's build directory.
 run_rows = { $(foreach r,$2,printf '%s\n' $(call shq,== $4$r: $($1.$r.what)); \
-	$(call $1.run,$r) || { rc=$$?; [ $$rc = 77 ] && echo "[skipped: cannot run here]" || echo "[run failed: exit $$rc]"; };$(if $3, $(call $1.evidence,$r);)) } | $(SCRIPTS)/verdict$(if $4,, --must-run)
+	$(call $1.run,$r,$(if $3,$(if $(value $1.facts),$(call run_record,$1).$r))) || { rc=$$?; [ $$rc = 77 ] && echo "[skipped: cannot run here]" || echo "[run failed: exit $$rc]"; };$(if $3,$(if $(value $1.evidence), $(call $1.evidence,$r,$(call run_record,$1).$r);))) }$(if $3,$(if $(value $1.facts), | $(SCRIPTS)/facts-under-rows $(call $1.facts,$2,$(call run_record,$1)))) | $(SCRIPTS)/verdict$(if $4,, --must-run)
+run_record = $(B_ABS)/$1/.loader.$$$$
 # refuse KIND,GIVEN,KNOWN: stop make with one line for an unknown name,
 # while it reads the Makefiles, before any job starts.
 refuse = $(if $(filter-out $3,$2),$(error unknown $1 '$(firstword $(filter-out $3,$2))' (known: $3)))

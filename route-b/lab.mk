@@ -181,7 +181,7 @@ $(foreach r,$(route-b.rows),$(eval $(call rb_row,$r)))
 # The run: no inherited loader variables (scripts/row-env: LD_BIND_NOW would
 # undo the lazy rows), the steps from the table; run-row applies LAB_RUN.
 route-b.run = $(SCRIPTS)/row-env --bare $(RB_SRC)/run-row $(RB)/$1/app $(route-b.$1.steps)
-route-b.evidence = $(RB_SRC)/loader-facts $(RB)/$1 $(route-b.$1.steps)
+route-b.evidence = $(RB_SRC)/loader-facts $(B_ABS)/route-b/$1 $(route-b.$1.steps)
 
 # make route-b [ROW=<id>] [EVIDENCE=1], make evidence-route-b
 $(eval $(call lab_entry,route-b,ROW,$(RB)/%/app))

@@ -10,7 +10,6 @@ b=$1 n=$2
 shift 2
 sym=verbs_register_driver_$n
 dynamic=$here/../scripts/dynamic
-say() { printf '  | %s\n' "$*"; }
 for row in "$@"; do
 	d=$b/$row
 	dbg=$b/evidence-$row.ld-debug
@@ -26,25 +25,66 @@ for row in "$@"; do
 	fi
 	# grep keeps the few lines wanted before ld-debug shortens their paths:
 	# the trace holds every binding of the process (awk over it all: 0.2 s
-	# of CPU a row; the lines kept are the same).
-	grep -E "binding file [^ ]*librxe|calling init: " "$dbg" | "$here/../scripts/ld-debug" --names |
-		grep -E "^binding file librxe[^ ]* .*\`($sym|ibv_query_gid)'|^calling init: (librxe|libibverbs)[^ ]*$" |
-		sort -u | while IFS= read -r l; do say "LD_DEBUG: $l"; done
-	say "provider search: libibverbs loaded $(grep -cE 'calling init: [^ ]*-rdmav[0-9]+\.so$' "$dbg") provider(s) listed in its .driver files: $(sed -nE 's#.*calling init: [^ ]*/lib([^/ ]*)-rdmav[0-9]+\.so$#\1#p' "$dbg" | sort -u | tr '\n' ' ')"
-	prov=$(sed -n 's/.*calling init: \([^ ]*librxe[^ ]*\).*/\1/p' "$dbg" | head -n 1)
-	rm -f "$dbg"
-	# The relocation type by its suffix (JUMP_SLOT, GLOB_DAT; scripts/dynamic):
-	# the fact is the same on every architecture, its R_<arch>_ prefix is not.
-	[ -n "$prov" ] && say "$(basename "$prov"): $("$dynamic" --relocs "$prov" | awk -F '\t' -v s="$sym" '$2 == "rel" && index($4, s) { print $3, $4 }')"
+	# of CPU a row; the lines kept are the same). One awk then reads them,
+	# shortened and as kept (the providers' paths), and the modules' facts
+	# from one dynamic call (and nm's symtab of rxe-lab): a few processes a
+	# row, not one a fact.
+	grep -E "binding file [^ ]*librxe|calling init: " "$dbg" > "$dbg.kept"
+	copies= inhouse=
 	if [ -e "$d/libinhouse.so" ]; then
-		say "libinhouse.so: $("$dynamic" "$d/libinhouse.so" | awk -F '\t' '$2 == "dyn" && $3 == "NEEDED" { n = n (n == "" ? "" : " ") $4 }
-			$2 == "dyn" && ($3 == "RPATH" || $3 == "RUNPATH") { p = p " " $3 "=" $4 } END { print "NEEDED=[" n "]" p }')"
-		for l in "$d"/libibverbs*.so.1; do
-			[ -e "$l" ] && say "$(basename "$l") (copy A): SONAME=$("$dynamic" "$l" | awk -F '\t' '$2 == "dyn" && $3 == "SONAME" { print $4 }')"
-		done
-	else
-		say "rxe-lab symtab: $(${LAB_NM:-nm} "$d/rxe-lab" | grep " T .*$sym\$" | awk '{ print $3 }')"
-		say "rxe-lab .dynsym: $("$dynamic" "$d/rxe-lab" | awk -F '\t' -v s="$sym" '$2 == "sym" { i += ($3 ~ /^ibv_/); e += ($3 == s && $4 == "-"); r += ($4 == "-" && length($3) > length(s) && substr($3, length($3) - length(s)) == "_" s) }
-			END { printf "%d ibv_* export(s), %d %s, %d renamed copy of it\n", i, e, s, r }')"
+		inhouse=1
+		for l in "$d"/libibverbs*.so.1; do [ -e "$l" ] && copies="$copies $l"; done
 	fi
+	"$here/../scripts/ld-debug" --names "$dbg.kept" | awk -v sym="$sym" -v kept="$dbg.kept" -v d="$d" -v copies="$copies" \
+		-v inhouse="$inhouse" -v dynamic="$dynamic" -v nm="${LAB_NM:-nm}" '
+	function shq(s) { gsub(/\047/, "\047\\\047\047", s); return "\047" s "\047" }
+	function base(p) { sub(/.*\//, "", p); return p }
+	function sort(v, n,   i, j, t) { for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t } }
+	function add(s, l) { return s (s == "" ? "" : "\n") l }
+	$0 ~ ("^binding file librxe[^ ]* .*`(" sym "|ibv_query_gid)\047") || /^calling init: (librxe|libibverbs)[^ ]*$/ { if (!($0 in seen)) { seen[$0] = 1; keep[++nk] = $0 } }
+	END {
+		sort(keep, nk); for (i = 1; i <= nk; i++) print "  | LD_DEBUG: " keep[i]
+		while ((getline l < kept) > 0) {
+			if (l ~ /calling init: [^ ]*-rdmav[0-9]+\.so$/) np++
+			if (match(l, /calling init: [^ ]*\/lib[^\/ ]*-rdmav[0-9]+\.so$/)) {
+				n = base(substr(l, RSTART + 14)); sub(/^lib/, "", n); sub(/-rdmav[0-9]+\.so$/, "", n)
+				if (!(n in pseen)) { pseen[n] = 1; pn[++npn] = n }
+			}
+			if (prov == "" && match(l, /calling init: [^ ]*librxe[^ ]*/)) prov = substr(l, RSTART + 14, RLENGTH - 14)
+		}
+		sort(pn, npn); ps = ""; for (i = 1; i <= npn; i++) ps = ps pn[i] " "
+		print "  | provider search: libibverbs loaded " np + 0 " provider(s) listed in its .driver files: " ps
+		# The relocation type by its suffix (JUMP_SLOT, GLOB_DAT; scripts/dynamic):
+		# the fact is the same on every architecture, its R_<arch>_ prefix is not.
+		files = (prov != "" ? " " shq(prov) : "")
+		nc = split(copies, cp, " ")
+		if (inhouse) { files = files " " shq(d "/libinhouse.so"); for (i = 1; i <= nc; i++) files = files " " shq(cp[i]) }
+		else files = files " " shq(d "/rxe-lab")
+		FS = "\t"; cmd = "exec " shq(dynamic) " --relocs" files
+		while ((cmd | getline l) > 0) {
+			split(l, f, "\t")
+			if (f[1] == prov && f[2] == "rel" && index(f[4], sym)) rel = add(rel, f[3] " " f[4])
+			if (f[2] == "dyn" && f[3] == "NEEDED") need[f[1]] = need[f[1]] (need[f[1]] == "" ? "" : " ") f[4]
+			if (f[2] == "dyn" && (f[3] == "RPATH" || f[3] == "RUNPATH")) path[f[1]] = path[f[1]] " " f[3] "=" f[4]
+			if (f[2] == "dyn" && f[3] == "SONAME") soname[f[1]] = add(soname[f[1]], f[4])
+			if (f[1] == d "/rxe-lab" && f[2] == "sym") {
+				ni += (f[3] ~ /^ibv_/); ne += (f[3] == sym && f[4] == "-")
+				nr += (f[4] == "-" && length(f[3]) > length(sym) && substr(f[3], length(f[3]) - length(sym)) == "_" sym)
+			}
+		}
+		close(cmd)
+		if (prov != "") print "  | " base(prov) ": " rel
+		if (inhouse) {
+			m = d "/libinhouse.so"; print "  | libinhouse.so: NEEDED=[" need[m] "]" path[m]
+			for (i = 1; i <= nc; i++) print "  | " base(cp[i]) " (copy A): SONAME=" soname[cp[i]]
+		} else {
+			# LAB_NM: a command and its options, not one word
+			cmd = "exec " nm " " shq(d "/rxe-lab"); t = ""
+			while ((cmd | getline l) > 0) if (l ~ (" T .*" sym "$")) { split(l, w, " "); t = add(t, w[3]) }
+			close(cmd)
+			print "  | rxe-lab symtab: " t
+			printf "  | rxe-lab .dynsym: %d ibv_* export(s), %d %s, %d renamed copy of it\n", ni, ne, sym, nr
+		}
+	}'
+	rm -f "$dbg" "$dbg.kept"
 done

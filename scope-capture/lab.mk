@@ -109,12 +109,18 @@ $(foreach r,$(scope-capture.rows),$(eval $(call sc_row,$r)))
 # preload=<file>: that file of the row's directory in LD_PRELOAD (absolute:
 # the loader takes LD_PRELOAD paths as given); every other row runs without.
 scope_preload = $(if $(scope-capture.$1.preload),$(B_ABS)/scope-capture/$1/$(scope-capture.$1.preload))
-scope-capture.run = $(SCRIPTS)/row-env $(if $(call scope_preload,$1),LD_PRELOAD=$(call scope_preload,$1)) $(B)/scope-capture/$1/app
-# One run of the app for all its evidence: scripts/evidence keeps the
-# loader's whole record (--trace), loader-facts reads the rest from it.
-scope-capture.evidence = $(SCRIPTS)/evidence $(if $(call scope_preload,$1),--preload $(call scope_preload,$1)) --trace $(B)/scope-capture/$1/loader.trace register_driver $(B)/scope-capture/$1/app \
-	$(addprefix $(B)/scope-capture/$1/,libbundle.so $(if $(filter soname,$(scope-capture.$1.bundle)),bundled/libregistryB.so.1) libproviderB.so); \
-	$(SCOPE_SRC)/loader-facts --trace $(B)/scope-capture/$1/loader.trace $(B)/scope-capture/$1 $(scope-capture.$1.preload)
+# With EVIDENCE ($2: the record run_rows names) the row's run is its
+# evidence run too: the loader's whole record (bindings, scopes, files) goes
+# to $2.<pid>, kept as the row's loader.trace (copied: the lab's pass removes
+# the records it read; check-bindings-labs reads the kept one; a RUN= that
+# starts processes of its own leaves one record each, all kept, as the
+# program's stderr kept them before), where loader-facts reads it;
+# scripts/evidence --rows reads the bindings of every row once all ran.
+scope-capture.run = $(SCRIPTS)/row-env $(if $2,LD_DEBUG=bindings$(comma)scopes$(comma)files LD_DEBUG_OUTPUT=$2) $(if $(call scope_preload,$1),LD_PRELOAD=$(call scope_preload,$1)) $(B)/scope-capture/$1/app
+scope-capture.facts = $(SCRIPTS)/evidence --rows $2 $(foreach r,$1,'$r register_driver $(B)/scope-capture/$r/app \
+	$(addprefix $(B)/scope-capture/$r/,libbundle.so $(if $(filter soname,$(scope-capture.$r.bundle)),bundled/libregistryB.so.1) libproviderB.so)')
+scope-capture.evidence = cat $2.* > $(B)/scope-capture/$1/loader.trace && \
+	$(SCOPE_SRC)/loader-facts --trace $(B)/scope-capture/$1/loader.trace $(B_ABS)/scope-capture/$1 $(scope-capture.$1.preload)
 
 # make scope-capture [ROW=<id>] [EVIDENCE=1], make evidence-scope-capture
 $(eval $(call lab_entry,scope-capture,VARIANT,$(B)/scope-capture/%/app))

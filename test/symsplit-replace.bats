@@ -45,6 +45,18 @@ sym() {
     esac
 }
 
+# kept_one KIND APP STATUS NAME: the fixture run exits STATUS, with the
+# program's NAME bound to libold.so.1 and eight names to libnew.so.1
+kept_one() {
+    run_app "$1" "$2"
+    [ "$status" -eq "$3" ] || { echo "$2: the fixture exited $status, not $3"; false; }
+    assert_equal "$(binds "$1" "$2" libold.so.1)" "$4"
+    [ "$(binds "$1" "$2" libnew.so.1 | wc -l)" -eq 8 ]
+}
+
+# the override row: libnew.so.1 takes every reference that matters
+OVERRIDE_ROW='^COLLISION +med +libnew.so.1\+libold.so.1 .*-> an override: libnew.so.1 implements libold.so.1.s interface and takes the references to it; no reference of another module binds libold.so.1 code that works on the state .*\(not harmful\)'
+
 @test "replace: the two runtimes share libold.so.1's whole interface, and most of the shared definitions differ in size" {
     d=$FX/replace-override
     shared=$(join <(nm -D -S --defined-only "$d/libold.so.1" | awk '$3 == "T" { print $4, $2 }' | sort) \
@@ -62,22 +74,32 @@ sym() {
             sym override $app $mode
             assert_success
             refute_line --regexp '^SPLIT '
-            assert_line --regexp '^COLLISION +med +libnew.so.1\+libold.so.1 .*other code behind the names in common.*-> an override: libnew.so.1 implements libold.so.1.s interface and takes the references to it; no reference of another module binds libold.so.1 code that works on the state .*\(not harmful\)'
+            assert_line --regexp "$OVERRIDE_ROW"
+            assert_line --regexp '^COLLISION +med .*other code behind the names in common'
         done
     done
 }
 
 @test "symsplit: the same runtimes with a name only the replaced one defines: one call binds it, eight the replacement, the process aborts; COLLISION high naming both sides (other code: no SPLIT), exit 1, from the files, under --trace and --pid" {
     for app in app app-linked; do
-        run_app divided $app
-        [ "$status" -eq 134 ] || { echo "$app: the fixture exited $status, not SIGABRT"; false; }
-        assert_equal "$(binds divided $app libold.so.1)" rt_total
-        [ "$(binds divided $app libnew.so.1 | wc -l)" -eq 8 ]
+        kept_one divided $app 134 rt_total
         for mode in files trace pid; do
             sym divided $app $mode
             assert_failure 1
             refute_line --regexp '^SPLIT '
             assert_line --regexp "^COLLISION +high +rt_[a-z]+ .*8 reference\(s\) crossed.*1 reference\(s\) of other modules still bind libold.so.1, the first: $app's rt_total -> a collision that divides libold.so.1's state: libnew.so.1 implements its interface, the references divide between the two \($app's rt_[a-z]+ binds libnew.so.1\)"
+        done
+    done
+}
+
+@test "symsplit: a name only the replaced runtime defines whose code takes only the lock the interface takes too (each side writes it, as libunwind's init state beside glibc's backtrace): one call binds it, eight the replacement, the process runs; an override, COLLISION med, exit 0, from the files, under --trace and --pid" {
+    for app in app app-linked; do
+        kept_one lock $app 0 rt_busy
+        for mode in files trace pid; do
+            sym lock $app $mode
+            assert_success
+            refute_line --regexp '^(SPLIT|COLLISION +high) '
+            assert_line --regexp "$OVERRIDE_ROW"
         done
     done
 }

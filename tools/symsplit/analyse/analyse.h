@@ -224,4 +224,6 @@ const char *capture_harmless(const struct image *im, const struct finding *f, ch
 int shared_state(const struct image *im, struct finding *f);
 /* sharedstate.c: a cell one of the touches writes and the other reads (*found), else 0 */
 uint64_t common_cell(const struct touches *a, const struct touches *b, int *found);
+/* sharedstate.c: a cell one of the touches writes and the other only reads, never writes (*found), else 0 */
+uint64_t one_way_cell(const struct touches *a, const struct touches *b, int *found);
 #endif

@@ -259,7 +259,8 @@ static int scope_pos(const struct image *im, int idx)
 /* Another implementation of x's interface (y) took some references (the
  * crossings): which references of the other modules still bind x, to a name
  * whose code in x works on the state x's own copies of the interface work on
- * (a cell one writes and the other reads, funcstate.c)?  rt_total, which
+ * (a cell one writes and the other only reads, funcstate.c: a lock or a
+ * once-flag each side writes as well is no such cell)?  rt_total, which
  * only the replaced runtime defines, reads the table its rt_put fills;
  * libgcc_s's __udivti3 beside libunwind's _Unwind_* touches no state of
  * libgcc_s's unwinder.  None: every reference that matters binds y, an
@@ -302,7 +303,7 @@ static void kept_references(const struct image *im, struct collision *c)
                 struct touches kt;
                 function_touches(X, &X->defs[xd], &kt);
                 int found;
-                common_cell(&kt, &shared, &found);
+                one_way_cell(&kt, &shared, &found);
                 tried[xd] = found ? 2 : 1;
                 ntried++;
                 free(kt.v);

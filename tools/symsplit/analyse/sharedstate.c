@@ -36,6 +36,32 @@ uint64_t common_cell(const struct touches *a, const struct touches *b, int *foun
     return 0;
 }
 
+/* How side t touches addr: the union of its accesses (TOUCH_*), 0 for none. */
+static int access_to(const struct touches *t, uint64_t addr)
+{
+    int acc = 0;
+    for (int i = 0; i < t->n; i++)
+        if (t->v[i].addr == addr) acc |= t->v[i].acc;
+    return acc;
+}
+
+/* A cell one side writes and the other only reads (rt_put fills the table
+ * rt_total reads), or 0.  A cell each side both writes and reads is one each
+ * keeps for itself (a lock, a once-flag, a cache filled where it is read:
+ * libunwind's init state, a GType id): neither relies on the other's write. */
+uint64_t one_way_cell(const struct touches *a, const struct touches *b, int *found)
+{
+    *found = 0;
+    for (int i = 0; i < a->n; i++) {
+        int x = access_to(a, a->v[i].addr), y = access_to(b, a->v[i].addr);
+        if (((x & TOUCH_WRITE) && y == TOUCH_READ) || ((y & TOUCH_WRITE) && x == TOUCH_READ)) {
+            *found = 1;
+            return a->v[i].addr;
+        }
+    }
+    return 0;
+}
+
 int shared_state(const struct image *im, struct finding *f)
 {
     struct module *X = im->mods[f->x].m, *Y = im->mods[f->target].m;
