@@ -17,7 +17,8 @@ endif
 # how make runs, the build directory, the compiler (on a bare machine, only
 # the first run that installs it), how objects are made, the toolchain
 # columns, the packages, the labs' machinery, the labs, then the goals over
-# them; the build directory's lock last, once every Makefile is read.
+# them; the build directory's lock last, once every Makefile is read, and
+# the labs' cells after it (written into the build directory it holds).
 include mk/make.mk mk/build-dir.mk mk/toolchain.mk
 ifdef first_run
 include mk/first-run.mk
@@ -67,6 +68,6 @@ toolchains:
 
 .PHONY: help labs toolchains
 
-include mk/lock.mk
+include mk/lock.mk mk/cells.mk
 # first_run: the rest of this file is read only once the compiler is there.
 endif

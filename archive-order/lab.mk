@@ -12,8 +12,8 @@ AO_HDR := $(AO_SRC)/verbs.h
 AO_TABLE ?= $(AO_SRC)/rows
 
 $(call read_table,archive-order,$(AO_TABLE))
-# a row's files are remade when the table or these recipes change
-AO_TABLE_DEPS := $(AO_TABLE) $(AO_SRC)/lab.mk
+# a row's files are remade when the table's cells (its expect cells aside) or these recipes change
+AO_TABLE_DEPS := $(archive-order.cells) $(AO_SRC)/lab.mk
 
 # ---- The table's tokens, spelled out (the one place) ----------------------
 # order: the archives on the link line. GNU ld scans them once, left to right,

@@ -4,23 +4,23 @@
 # (host=plugin) and the statically linked collective (exe=static-only).
 FIXES_TABLE ?= fixes/rows
 $(call read_table,fixes,$(FIXES_TABLE))
-$(eval $(call verbs_scenario,fixes,$(FIXES_TABLE)))
+$(eval $(call verbs_scenario,fixes,$(fixes.cells)))
 $(call verbs_row_files,fixes)
 $(call verbs_share,fixes)
-$(call verbs_shared_objs,fixes,$(FIXES_TABLE))
+$(call verbs_shared_objs,fixes,$(fixes.cells))
 FX := $(B)/fixes
 
 # The plugin host: an archive, so that --exclude-libs applies to it, and a
 # constructor that loads the plugin (app.c stays the matrix's, byte for byte).
-$(FX)/%/host.o: fixes/host.c $(FIXES_TABLE) fixes/lab.mk
+$(FX)/%/host.o: fixes/host.c $(fixes.cells) fixes/lab.mk
 	$(Q)$(COMPILE) $(call verbs_exe_cflags,fixes,$*) -c $< -o $@
-$(FX)/%/host_boot.o: fixes/host_boot.c $(FIXES_TABLE) fixes/lab.mk
+$(FX)/%/host_boot.o: fixes/host_boot.c $(fixes.cells) fixes/lab.mk
 	$(Q)$(COMPILE) $(call verbs_exe_cflags,fixes,$*) -c $< -o $@
 $(FX)/%/libhost.a: $(FX)/%/host.o
 	$(Q)$(call rm_old,$@) && $(AR) rcs $@ $<
 # The plugin needs libverbs_shared.so, as the collective does; host_api_version
 # stays undefined here, to be found in the executable at dlopen time.
-$(FX)/%/plugin.o: fixes/plugin.c $(VERBS_HDR) $(FIXES_TABLE) fixes/lab.mk
+$(FX)/%/plugin.o: fixes/plugin.c $(VERBS_HDR) $(fixes.cells) fixes/lab.mk
 	$(Q)$(COMPILE) $(BASE_CFLAGS) $(PIC_CFLAGS) -I$(VERBS_SRC) -c $< -o $@
 $(FX)/%/libvxplugin.so: $(FX)/%/plugin.o $(FX)/%/libverbs_shared.so
 	$(Q)$(CC) $(LDFLAG_FUSE) -shared -Wl,-soname,libvxplugin.so -o $@ $< \
@@ -30,7 +30,7 @@ $(foreach r,$(fixes.rows),$(if $(fixes.$r.host),$(eval $(FX)/$r/link.log: $(FX)/
 # exe=static-only: the collective compiled for the executable like its copy
 # of the registry. (The provider goes in as an object, ctor=exe: an archive
 # member that only holds a constructor is never pulled into a link.)
-$(FX)/%/collective_static.o: $(VERBS_SRC)/collective.c $(VERBS_HDR) $(FIXES_TABLE) fixes/lab.mk
+$(FX)/%/collective_static.o: $(VERBS_SRC)/collective.c $(VERBS_HDR) $(fixes.cells) fixes/lab.mk
 	$(Q)$(COMPILE) $(call verbs_exe_cflags,fixes,$*) -c $< -o $@
 $(FX)/%/libcollective.a: $(FX)/%/collective_static.o
 	$(Q)$(call rm_old,$@) && $(AR) rcs $@ $<

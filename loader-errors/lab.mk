@@ -6,8 +6,8 @@ LE := $(B)/loader-errors
 LE_SRC := loader-errors
 
 $(call read_table,loader-errors,$(LE_SRC)/rows)
-# a row's files are remade when the table or these recipes change
-LE_TABLE := $(LE_SRC)/rows $(LE_SRC)/lab.mk
+# a row's files are remade when the table's cells (its expect cells aside) or these recipes change
+LE_TABLE := $(loader-errors.cells) $(LE_SRC)/lab.mk
 
 # Every link states its flags, whatever the driver adds: PIE executables,
 # --no-as-needed (each DT_NEEDED the row relies on stays), -z now unless the

@@ -33,11 +33,12 @@ verbs_exe_dsos = $(if $(filter static-only,$($1.$2.exe)),,libcollective.so libve
 # host=plugin: the host keeps its callback in .dynsym for the plugin, needs libdl.
 verbs_host_ldflags = $(if $($1.$2.host),-Wl$(comma)--export-dynamic-symbol=host_api_version -ldl)
 
-# verbs_scenario LAB,TABLE: one directory per row under $(B)/LAB/<row>/ with
+# verbs_scenario LAB,CELLS: one directory per row under $(B)/LAB/<row>/ with
 # libverbs_shared.so (copy SHARED, and the constructor unless ctor=exe),
 # libverbs_static.a (copy STATIC), libcollective.so and app. Objects are
 # compiled (-c, so ccache can keep them) with their row's flags, then linked
-# with the row's link flags; everything depends on the table.
+# with the row's link flags; everything depends on the table's cells (CELLS,
+# mk/labs.mk's table_cells: its expect cells are not among them).
 define verbs_scenario
 $(B)/$1/%/so/verbs_copy.o: $(VERBS_SRC)/verbs_copy.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
 	$$(Q)$$(COMPILE) $$(call verbs_so_cflags,$1,$$*) -DVX_COPY=SHARED -c $$< -o $$@
@@ -122,7 +123,7 @@ verbs_share_file = $(if $(filter $3$(us)$4$(us)%,$(verbs_seen)),$(eval $(call ve
 # distinct flags, into $(B)/LAB/objs/, named by those flags, and hard-linked
 # into each row: collective.o (no cell), verbs_static.o (exe, exe-vis,
 # table), app.o (exe; not for a rename= row, whose app.o is rewritten).
-# $2 is the table. (The .so's objects are the first sharing row's: verbs_share.)
+# $2 is the table's cells. (The .so's objects are the first sharing row's: verbs_share.)
 verbs_obj_name = $(subst =,.,$(subst $(sp1),_,$(strip $1)))
 verbs_obj_deps = $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
 verbs_shared_objs = $(foreach r,$($1.rows),\
@@ -140,10 +141,10 @@ verbs_row_files = $(foreach r,$($1.rows),$(eval $(B)/$1/$r/libverbs_shared.so: $
 	$(call relink_gone,$(B)/$1/$r))
 
 $(call read_table,matrix,matrix/rows)
-$(eval $(call verbs_scenario,matrix,matrix/rows))
+$(eval $(call verbs_scenario,matrix,$(matrix.cells)))
 $(call verbs_row_files,matrix)
 $(call verbs_share,matrix)
-$(call verbs_shared_objs,matrix,matrix/rows)
+$(call verbs_shared_objs,matrix,$(matrix.cells))
 
 matrix.run = $(call matrix.run-app,$1,$2)
 # The evidence of every row read in one pass (run_rows: ROWS, RECORD).

@@ -15,9 +15,22 @@ DOWNLOAD_CACHES :=
 # The tree's tables are read by one awk run before the labs' fragments (one
 # process at every make's start, not one a table); a table not among them
 # (a test's own), or every one when any of them cannot be read, is read on
-# its own, which names what is wrong in it.
-read_table = $(eval $1.table := $2)$(if $(filter $2$(us)%,$(rows_read)),$(foreach a,$(patsubst $2$(us)%,%,$(filter $2$(us)%,$(rows_read))),$(eval $1$(subst $(us), ,$a))),$(read_table_alone))
-read_table_alone = $(foreach a,$(shell awk -F'|' -v lab=$1 -v words=1 -f $(SCRIPTS)/rows2mk.awk $2),$(eval $(subst $(us), ,$a)))$(if $(filter 0,$(.SHELLSTATUS)),,$(error $2: the table cannot be read (see the line above)))
+# its own, which names what is wrong in it. Its words are kept in
+# LAB.words-read for the lab's cells (below).
+read_table = $(eval $1.table := $2)$(if $(filter $2$(us)%,$(rows_read)),$(eval $1.words-read := $$(patsubst $2$(us)%,$1%,$$(filter $2$(us)%,$$(rows_read)))),$(read_table_alone))$(foreach a,$($1.words-read),$(eval $(subst $(us), ,$a)))$(call table_cells,$1)
+read_table_alone = $(eval $1.words-read := $$(shell awk -F'|' -v lab=$1 -v words=1 -f $(SCRIPTS)/rows2mk.awk $2))$(if $(filter 0,$(.SHELLSTATUS)),,$(error $2: the table cannot be read (see the line above)))
+# table_cells LAB: what a lab builds and runs from its table, apart from
+# what only judges a row: LAB.cells, a file holding every cell but the
+# expect and what cells, and LAB.what, the what cells (the header of each
+# row of a run). A lab's rules depend on LAB.cells, never on the table, and
+# its captured run on both: an edited expect cell is judged again (make
+# check, make bless) without a compile, a link or a row run again; an edited
+# build or run cell builds and runs again. Each file is written only when
+# its text changes (mk/cells.mk), by make itself as it reads the Makefiles.
+table_cells = $(eval TABLE_LABS += $1)$(eval $1.cells := $(B)/cells/$1)$(eval $1.what := $(B)/cells/$1.what) \
+	$(eval $1.cells-text := $$(foreach a,$$($1.words-read),$$(if $$(findstring .expect$(us):=,$$a)$$(findstring .what$(us):=,$$a),,$$a))) \
+	$(eval $1.what-text := $$(foreach a,$$($1.words-read),$$(if $$(findstring .what$(us):=,$$a),$$a)))
+TABLE_LABS :=
 # run_rows LAB,ROWS[,EVIDENCE[,PREFIX]]: a header line per row
 # ("== PREFIX<row>: what"), then the lab's $(LAB.run) for it (and
 # $(LAB.evidence) when asked), all derived into verdicts by the one shared
@@ -42,15 +55,16 @@ refuse = $(if $(filter-out $3,$2),$(error unknown $1 '$(firstword $(filter-out $
 # test's test-runs, a toolchain column); make LAB (every row) then shows that
 # run, without the evidence lines unless EVIDENCE is set, and so do the tests
 # (test/helpers.bash) and the toolchain check's column of this build
-# directory. It is run again when a row's files, the lab's sources or a
-# shared script change. Without it, make LAB is a plain run, as is one row
+# directory. It is run again when a row's files, the lab's sources, its
+# cells (read_table: its table but the expect cells) or a shared script
+# change. Without it, make LAB is a plain run, as is one row
 # (ROW=) and a run under a RUN= of the caller's (the capture ran under the
 # toolchain's own). (scripts/verdict prints a row's evidence lines after its verdict,
 # so the run without them is the run made without evidence.)
 define lab_capture
 $1.capture := $(B)/runs/$1.out
 $1.whole = $$(if $$(subst $$(strip $$($1.rows)),,$$(strip $$($1.selected)))$$(filter command line environment,$$(origin RUN)),,$$(if $$(EVIDENCE)$$(filter evidence evidence-$1,$$(MAKECMDGOALS))$$(wildcard $$($1.capture)),1))
-$(B)/runs/$1.out: $$(call $1.prereq,$$($1.rows)) $$(wildcard $(SCRIPTS)/* $$(dir $$($1.table))*)
+$(B)/runs/$1.out: $$(call $1.prereq,$$($1.rows)) $$(wildcard $(SCRIPTS)/*) $$(filter-out $$($1.table) %.md,$$(wildcard $$(dir $$($1.table))*)) $$($1.cells) $$($1.what)
 	@mkdir -p $$(@D)
 	$$(Q)$$(call run_rows,$1,$$($1.rows),1) > $$@.tmp && mv -f $$@.tmp $$@ || { rm -f $$@.tmp; exit 1; }
 TEST_RUNS += $(B)/runs/$1.out

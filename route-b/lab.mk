@@ -11,9 +11,9 @@ NM ?= nm
 OBJCOPY ?= objcopy
 
 $(call read_table,route-b,$(RB_SRC)/rows)
-# what a row's files depend on besides their sources: the table (it may
+# what a row's files depend on besides their sources: the table's cells (it may
 # give the row another layout) and this file's recipes
-RB_TABLE := $(RB_SRC)/rows $(RB_SRC)/lab.mk
+RB_TABLE := $(route-b.cells) $(RB_SRC)/lab.mk
 
 # rb_layout LAYOUT: its build directory (under $(RB)), if a row uses it.
 rb_layouts = $(sort $(foreach r,$(route-b.rows),$(route-b.$r.layout)))

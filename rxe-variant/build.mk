@@ -23,7 +23,7 @@ $(RXE_B)/sysfs/.done: $(RXE_SRC)/make-sysfs.sh
 
 # The NCCL-like consumer needs nothing but libdl: it finds copy B at run time.
 # The same in every row: linked once, hard-linked into each row.
-$(RXE_B)/shared/libnccl-like.so: $(call rxe_obj,$(RXE_SRC)/nccl_like.c,pic,$(RXE_PIC)) $(call rxe_obj,$(RXE_SRC)/exercise.c,pic,$(RXE_PIC)) $(RXE_SRC)/rows
+$(RXE_B)/shared/libnccl-like.so: $(call rxe_obj,$(RXE_SRC)/nccl_like.c,pic,$(RXE_PIC)) $(call rxe_obj,$(RXE_SRC)/exercise.c,pic,$(RXE_PIC)) $(rxe.cells)
 	$(Q)$(CC) $(BASE_CFLAGS) -shared $(LDFLAG_FUSE) -o $@ $(filter %.o,$^) -ldl $(LINK_NOW)
 $(RXE_B)/%/libnccl-like.so: $(RXE_B)/shared/libnccl-like.so
 	$(Q)$(dir_made) && ln -f $< $@
@@ -70,7 +70,7 @@ RXE_HIDDEN   = -Wl,--no-export-dynamic
 RXE_EXPORTED = -Wl,--export-dynamic
 
 RXE_APP_DEPS = $(RXE_SRC)/main.c $(RXE_SRC)/got_probe.c $(RXE_SRC)/got_probe.h \
-	$(RXE_SRC)/inhouse.c $(RXE_COMMON_SRC) $(RXE_SRC)/build.mk $(RXE_SRC)/rows
+	$(RXE_SRC)/inhouse.c $(RXE_COMMON_SRC) $(RXE_SRC)/build.mk $(rxe.cells)
 
 define rxe_row_rules
 ifeq ($2,bundle)

@@ -8,7 +8,7 @@ SCOPE_HDR := $(SCOPE_SRC)/registry.h
 # its own DT_RPATH (not DT_RUNPATH: the environment cannot swap it).
 SCOPE_RPATH_BUNDLED := -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/bundled'
 
-SCOPE_TABLE := $(SCOPE_SRC)/rows $(SCOPE_SRC)/lab.mk
+SCOPE_TABLE := $(scope-capture.cells) $(SCOPE_SRC)/lab.mk
 $(call read_table,scope-capture,$(SCOPE_SRC)/rows)
 
 # Objects. Most are the same in every row: one compile each (with -c, so
