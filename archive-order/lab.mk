@@ -80,7 +80,7 @@ $(AO)/objs/app.o: $(AO_SRC)/app.c $(AO_TABLE_DEPS)
 # app.o in the row's directory (a hard link): the link's record and its
 # picture name the row's own files.
 $(AO)/%/app.o: $(AO)/objs/app.o
-	$(Q)$(dir_made) && ln -f $< $@
+	$(Q)$(dir_made) && exec ln -f $< $@
 define ao_stack_rules
 $(AO)/objs/%/$1_open.o: $(AO_SRC)/stack_open.c $(AO_HDR) $(AO_TABLE_DEPS)
 	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) $$(ao_stack.$$*) $$(ao_stack.$$*.$1) -DVX_STACK=$1 -c $$< -o $$@
@@ -126,7 +126,7 @@ $(foreach r,$(archive-order.rows),$(eval $(call ao_row,$r))$(call relink_gone,$(
 # A link that fails is the row's result, not a failure of make: the record
 # is kept whatever the linker's exit status, and app exists only if it linked.
 $(AO)/%/link.log: $(AO_TABLE_DEPS)
-	$(call ao_check_row,$*)$(Q)$(call rm_old,$(@D)/app); { $(call ao_link,$*) $(call ao_record,$*); echo "[link exit $$?]"; } > $@.tmp 2>&1; mv $@.tmp $@
+	$(call ao_check_row,$*)$(Q)$(call rm_old,$(@D)/app); { $(call ao_link,$*) $(call ao_record,$*); echo "[link exit $$?]"; } > $@.tmp 2>&1; exec mv $@.tmp $@
 $(AO)/%/app: $(AO)/%/link.log ;
 
 archive-order.run = $(AO_SRC)/run-row $(AO)/$1

@@ -7,6 +7,7 @@ $(call read_table,fixes,$(FIXES_TABLE))
 $(eval $(call verbs_scenario,fixes,$(fixes.cells)))
 $(call verbs_row_files,fixes)
 $(call verbs_share,fixes)
+$(call verbs_dirs,fixes)
 $(call verbs_shared_objs,fixes,$(fixes.cells))
 FX := $(B)/fixes
 

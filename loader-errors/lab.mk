@@ -23,8 +23,9 @@ le_obj = $(call compiled,$(LE)/objs/$(basename $(notdir $1)).$2$(if $3,.$3).o,$1
 # direct dependencies only).
 le_runpath = -Wl,--enable-new-dtags,-rpath,'$$ORIGIN$1'
 # The crt start file of a PIE: its imports (__libc_start_main) belong in the
-# stub libc too.
-LE_CRT = $(shell $(CC) -print-file-name=Scrt1.o)
+# stub libc too. Asked once, at its first use (a deferred = would ask at
+# every use, := at every make's start).
+LE_CRT = $(eval LE_CRT := $$(shell $(CC) -print-file-name=Scrt1.o))$(LE_CRT)
 
 # The host libc's version facts (host=, next=, old=), derived once per build.
 $(LE)/host-glibc.txt: $(LE_SRC)/host-glibc
@@ -90,7 +91,7 @@ $(foreach r,$(call le_rows,next-patched),$(eval $(call le_sed_version,$r,)))
 $(foreach r,$(call le_rows,next-patched-hash),$(eval $(call le_sed_version,$r,--hash)))
 define le_patchelf
 $(LE)/$1/app: $(LE)/$1/app.orig
-	$$(Q)cp $$< $$@.tmp && patchelf --clear-symbol-version lab_strtoul_next $$@.tmp && mv $$@.tmp $$@
+	$$(Q)cp $$< $$@.tmp && patchelf --clear-symbol-version lab_strtoul_next $$@.tmp && exec mv $$@.tmp $$@
 endef
 $(foreach r,$(call le_rows,next-patchelf),$(eval $(call le_patchelf,$r)))
 define le_host
@@ -183,8 +184,9 @@ $(foreach r,$(call le_rows,outer-fix),$(eval $(call le_outer,$r,$$(call le_runpa
 
 # The private tree a secure-mode run copies the row into (loader-errors/run
 # --private): an absolute RUNPATH that names it is searched in secure mode,
-# where $ORIGIN in app's own RUNPATH is not.
-LE_PRIVATE := $(shell $(LE_SRC)/run --private)
+# where $ORIGIN in app's own RUNPATH is not. Asked once, when a recipe
+# first needs it, not at every make's start.
+LE_PRIVATE = $(eval LE_PRIVATE := $$(shell $(LE_SRC)/run --private))$(LE_PRIVATE)
 le_private_runpath = -Wl,--enable-new-dtags,-rpath,$(LE_PRIVATE)$1
 
 # outer-abs: outer-fix with app's RUNPATH absolute, <private>/lib: only
@@ -223,7 +225,7 @@ $(LE)/$1/lib/libcaller.so: $(LE_SRC)/caller.c $(LE_TABLE)
 # dlopens: the run-time dlopen the image makes, as symsplit's --dlopen takes it
 # (test/symsplit-labs.bats): a file of the row, so the name is written once, here
 $(LE)/$1/dlopens: $(LE_TABLE)
-	$$(Q)$$(dir_made) && echo libplug.so:by=libcaller.so > $$@.tmp && mv $$@.tmp $$@
+	$$(Q)$$(dir_made) && echo libplug.so:by=libcaller.so $$(into_target)
 $(LE)/$1/app: $(LE_SRC)/caller_app.c $(LE_SRC)/called.h $(LE)/$1/lib/libcaller.so $(LE)/$1/plug/libplug.so $(LE)/$1/dlopens
 	$$(Q)$$(LE_CC) $$(LE_EXE) -o $$@ $$< -L$$(@D)/lib -lcaller $2 $$(LINK_NOW)
 endef

@@ -40,39 +40,39 @@ verbs_host_ldflags = $(if $($1.$2.host),-Wl$(comma)--export-dynamic-symbol=host_
 # with the row's link flags; everything depends on the table's cells (CELLS,
 # mk/labs.mk's table_cells: its expect cells are not among them).
 define verbs_scenario
-$(B)/$1/%/so/verbs_copy.o: $(VERBS_SRC)/verbs_copy.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
+$(B)/$1/%/so/verbs_copy.o: $(VERBS_SRC)/verbs_copy.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk | dirs/$1
 	$$(Q)$$(COMPILE) $$(call verbs_so_cflags,$1,$$*) -DVX_COPY=SHARED -c $$< -o $$@
-$(B)/$1/%/so/provider_ctor.o: $(VERBS_SRC)/provider_ctor.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
+$(B)/$1/%/so/provider_ctor.o: $(VERBS_SRC)/provider_ctor.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk | dirs/$1
 	$$(Q)$$(COMPILE) $$(call verbs_so_cflags,$1,$$*) -DVX_COPY=SHARED -c $$< -o $$@
-$(B)/$1/%/so-dropin/verbs_copy.o: $(VERBS_SRC)/verbs_copy.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
+$(B)/$1/%/so-dropin/verbs_copy.o: $(VERBS_SRC)/verbs_copy.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk | dirs/$1
 	$$(Q)$$(COMPILE) $$(call verbs_so_cflags,$1,$$*) $$(call verbs_vis,$$($1.$$*.dropin)) -DVX_COPY=SHARED -c $$< -o $$@
-$(B)/$1/%/so-dropin/provider_ctor.o: $(VERBS_SRC)/provider_ctor.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
+$(B)/$1/%/so-dropin/provider_ctor.o: $(VERBS_SRC)/provider_ctor.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk | dirs/$1
 	$$(Q)$$(COMPILE) $$(call verbs_so_cflags,$1,$$*) $$(call verbs_vis,$$($1.$$*.dropin)) -DVX_COPY=SHARED -c $$< -o $$@
-$(B)/$1/%/provider_static.o: $(VERBS_SRC)/provider_ctor.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
+$(B)/$1/%/provider_static.o: $(VERBS_SRC)/provider_ctor.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk | dirs/$1
 	$$(Q)$$(COMPILE) $$(call verbs_exe_cflags,$1,$$*) -DVX_COPY=STATIC -c $$< -o $$@
 # rename=<prefix>: app.o's calls get the archive copy's new names from the
 # same map, or they would miss the renamed member and bind to the .so; such
 # a row compiles its own app.o (every other row's is verbs_shared_objs').
-$(B)/$1/%/app.o: $(VERBS_SRC)/app.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
+$(B)/$1/%/app.o: $(VERBS_SRC)/app.c $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk | dirs/$1
 	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(call verbs_pie,$1,$$*) -I$(VERBS_SRC) -c $$< -o $$@ \
 		$$(if $$($1.$$*.rename),&& $$(OBJCOPY) --redefine-syms=$$(@D)/rename.map $$@)
 
 # The map (rename= rows): every global the copy defines, and its new name.
-$(B)/$1/%/rename.map: $(B)/$1/%/verbs_static.o
+$(B)/$1/%/rename.map: $(B)/$1/%/verbs_static.o | dirs/$1
 	$$(Q)$$(NM) -g --defined-only $$< | awk -v p=$$(call shq,$$($1.$$*.rename)) '{ print $$$$3, p $$$$3 }' $$(into_target)
-$(B)/$1/%/libverbs_static.a: $(B)/$1/%/verbs_static.o
+$(B)/$1/%/libverbs_static.a: $(B)/$1/%/verbs_static.o | dirs/$1
 	$$(Q)$$(call rm_old,$$@) && $$(AR) rcs $$@ $$< $$(if $$($1.$$*.rename),&& $$(OBJCOPY) --redefine-syms=$$(@D)/rename.map $$@)
 
 # (DIR is so/ or so-dropin/: the row's runtime library; linktime/ is so/'s.)
-$(B)/$1/%/libverbs_shared.so: $(B)/$1/%/so/verbs_copy.o $(B)/$1/%/so/provider_ctor.o
+$(B)/$1/%/libverbs_shared.so: $(B)/$1/%/so/verbs_copy.o $(B)/$1/%/so/provider_ctor.o | dirs/$1
 	$$(Q)$$(CC) $$(LDFLAG_FUSE) -shared -Wl,-soname,libverbs_shared.so -o $$@ $$(@D)/$$(call verbs_so_objdir,$1,$$*)/verbs_copy.o \
 		$$(if $$(filter exe,$$($1.$$*.ctor)),,$$(@D)/$$(call verbs_so_objdir,$1,$$*)/provider_ctor.o) \
 		$$(if $$($1.$$*.so-map),-Wl$$(comma)--version-script=$$($1.$$*.so-map)) $$($1.$$*.so-ldflags) $$(LINK_NOW)
-$(B)/$1/%/linktime/libverbs_shared.so: $(B)/$1/%/so/verbs_copy.o $(B)/$1/%/so/provider_ctor.o
+$(B)/$1/%/linktime/libverbs_shared.so: $(B)/$1/%/so/verbs_copy.o $(B)/$1/%/so/provider_ctor.o | dirs/$1
 	$$(Q)$$(CC) $$(LDFLAG_FUSE) -shared -Wl,-soname,libverbs_shared.so -o $$@ $$< \
 		$$(if $$(filter exe,$$($1.$$*.ctor)),,$$(<D)/provider_ctor.o) \
 		$$(if $$($1.$$*.so-map),-Wl$$(comma)--version-script=$$($1.$$*.so-map)) $$($1.$$*.so-ldflags) $$(LINK_NOW)
-$(B)/$1/%/libcollective.so: $(B)/$1/%/collective.o $(B)/$1/%/libverbs_shared.so
+$(B)/$1/%/libcollective.so: $(B)/$1/%/collective.o $(B)/$1/%/libverbs_shared.so | dirs/$1
 	$$(Q)$$(CC) $$(LDFLAG_FUSE) -shared -Wl,-soname,libcollective.so -o $$@ $$< \
 		$$(call verbs_link_dirs,$1,$$*,$$(@D)) -Wl,$$($1.$$*.needed) -lverbs_shared -Wl,--no-as-needed $$(RPATH_ORIGIN) $$(LINK_NOW)
 # A link the linker refuses (a COPY relocation against protected data) is
@@ -81,11 +81,11 @@ $(B)/$1/%/libcollective.so: $(B)/$1/%/collective.o $(B)/$1/%/libverbs_shared.so
 # matrix/run-row prints the record instead of running it. The rule's target
 # is link.log, made either way: an app that the linker refused is not linked
 # again at every make.
-$(B)/$1/%/link.log: $(B)/$1/%/app.o $(B)/$1/%/libverbs_static.a $(B)/$1/%/libcollective.so $(B)/$1/%/libverbs_shared.so
+$(B)/$1/%/link.log: $(B)/$1/%/app.o $(B)/$1/%/libverbs_static.a $(B)/$1/%/libcollective.so $(B)/$1/%/libverbs_shared.so | dirs/$1
 	$$(Q)$$(call rm_old,$$(@D)/app); { $$(CC) $$(LDFLAG_FUSE) $$(call verbs_pie_link,$1,$$*) -o $$(@D)/app $$< $$(addprefix $$(@D)/,$$(call verbs_exe_objs,$1,$$*)) \
 		$$(call verbs_link_dirs,$1,$$*,$$(@D)) -Wl,$$($1.$$*.needed) $$(addprefix -l:,$$(call verbs_exe_dsos,$1,$$*)) -Wl,--no-as-needed \
 		$$($1.$$*.exe-ldflags) $$(call verbs_host_ldflags,$1,$$*) $$(RPATH_ORIGIN) $$(LINK_NOW); echo "[link exit $$$$?]"; } > $$@.tmp 2>&1; \
-		mv $$@.tmp $$@
+		exec mv $$@.tmp $$@
 $(B)/$1/%/app: $(B)/$1/%/link.log ;
 
 # preload=<file>: the row's own file (in its directory) preloaded, the way
@@ -105,10 +105,12 @@ endef
 # recipes above read for it (dropin too: it swaps the library that runs).
 verbs_so_key   = $(subst $(sp1),|,$(strip $(foreach k,vis table so-cflags ctor so-map so-ldflags dropin,$k=$($1.$2.$k))))
 sp1 := $() $()
-# verbs_hard_link LAB,ROW,FILE,SOURCE: ROW's FILE made as a hard link to SOURCE.
+# verbs_hard_link LAB,ROW,FILE,SOURCE: ROW's FILE made as a hard link to
+# SOURCE (its directory made before, by verbs_dirs: ln is the recipe's one
+# process).
 define verbs_hard_link
-$(B)/$1/$2/$3: $4
-	$$(Q)$$(dir_made) && ln -f $$< $$@
+$(B)/$1/$2/$3: $4 | dirs/$1
+	$$(Q)ln -f $$< $$@
 endef
 # One pass over the rows, each row's key computed once (every make reads
 # this, and the fixes lab's table too): verbs_seen holds FILE<US>KEY<US>ROW
@@ -125,11 +127,18 @@ verbs_share_file = $(if $(filter $3$(us)$4$(us)%,$(verbs_seen)),$(eval $(call ve
 # table), app.o (exe; not for a rename= row, whose app.o is rewritten).
 # $2 is the table's cells. (The .so's objects are the first sharing row's: verbs_share.)
 verbs_obj_name = $(subst =,.,$(subst $(sp1),_,$(strip $1)))
-verbs_obj_deps = $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk
+verbs_obj_deps = $(VERBS_HDR) $2 $(VERBS_SRC)/lab.mk | dirs/$1
 verbs_shared_objs = $(foreach r,$($1.rows),\
 	$(eval $(call verbs_hard_link,$1,$r,collective.o,$(call compiled,$(B)/$1/objs/collective.o,$(VERBS_SRC)/collective.c,$(BASE_CFLAGS) $(PIC_CFLAGS) -I$(VERBS_SRC),$(verbs_obj_deps)))) \
 	$(eval $(call verbs_hard_link,$1,$r,verbs_static.o,$(call compiled,$(B)/$1/objs/verbs_static.$(call verbs_obj_name,$(call verbs_pie,$1,$r) $(call verbs_vis,$($1.$r.exe-vis)) $(call verbs_exe_table,$1,$r)).o,$(VERBS_SRC)/verbs_copy.c,$(call verbs_exe_cflags,$1,$r) -DVX_COPY=STATIC,$(verbs_obj_deps)))) \
 	$(if $($1.$r.rename),,$(eval $(call verbs_hard_link,$1,$r,app.o,$(call compiled,$(B)/$1/objs/app.$(call verbs_obj_name,$(call verbs_pie,$1,$r)).o,$(VERBS_SRC)/app.c,$(BASE_CFLAGS) $(call verbs_pie,$1,$r) -I$(VERBS_SRC),$(verbs_obj_deps))))))
+
+# The lab's directories, made before any recipe that writes in them, by one
+# mkdir (mk/compile.mk's lab_dirs): objs/, each row's, the so/ of each row
+# that compiles its .so (the first with its cells, verbs_share's), and a
+# dropin= row's so-dropin/ and linktime/.
+verbs_dirs = $(eval $(call lab_dirs,$1,$(B)/$1/objs $(foreach r,$($1.rows),$(B)/$1/$r $(if $($1.$r.dropin),$(B)/$1/$r/so-dropin $(B)/$1/$r/linktime)) \
+	$(foreach e,$(filter libverbs_shared.so$(us)%,$(verbs_seen)),$(B)/$1/$(lastword $(subst $(us), ,$e))/so)))
 
 # Files a row's set cell names (so-map=, the objects of ctor=exe, host=,
 # exe=static-only, the map of rename=) are prerequisites of that row.
@@ -144,6 +153,7 @@ $(call read_table,matrix,matrix/rows)
 $(eval $(call verbs_scenario,matrix,$(matrix.cells)))
 $(call verbs_row_files,matrix)
 $(call verbs_share,matrix)
+$(call verbs_dirs,matrix)
 $(call verbs_shared_objs,matrix,$(matrix.cells))
 
 matrix.run = $(call matrix.run-app,$1,$2)

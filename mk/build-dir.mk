@@ -30,7 +30,7 @@ endif
 ifeq ($(b_take)|$(b_handed),1|$(value SPLIT_STATE_LAB_LOCK))
 B_ABS := $(b_handed)
 else
-B_ABS := $(shell mk/build-dir resolve $(call shq,$(B)) $(call shq,$(CURDIR)) 2>&1)
+B_ABS := $(shell exec mk/build-dir resolve $(call shq,$(B)) $(call shq,$(CURDIR)) 2>&1)
 ifneq ($(.SHELLSTATUS),0)
 $(error $(B_ABS))
 endif

@@ -14,7 +14,7 @@ cells_same = $(and $(findstring $1,$2),$(findstring $2,$1))
 cells_changed = $(if $(call cells_same,$(file <$1),$2),,$(if $(DRY_RUN),FORCE,$(file >$1,$2)))
 ifneq ($(cells_goals),)
 ifeq ($(DRY_RUN)$(wildcard $(B_ABS)/cells/.),)
-cells_dir_made := $(shell mkdir -p $(call shq,$(B_ABS)/cells) 2>&1)
+cells_dir_made := $(shell exec mkdir -p $(call shq,$(B_ABS)/cells) 2>&1)
 endif
 $(foreach l,$(TABLE_LABS),$(eval $($l.cells) $($l.what): ; ) \
 	$(eval $($l.cells): $(call cells_changed,$($l.cells),$($l.cells-text))) \

@@ -26,14 +26,27 @@ ATOMIC_OUT := $(CURDIR)/mk/atomic-out
 cc_given := $(CC)
 $(B)/%: override CC = $(ATOMIC_OUT) $(cc_given)
 $(B)/%: override COMPILE = $(ATOMIC_OUT) $(CCACHE) $(cc_given) $(ccache_dep)
-# into_target: a recipe's stdout to $@ the same way (`cmd $(into_target)`).
+# into_target: a recipe's stdout to $@ the same way (`cmd $(into_target)`,
+# last on its line: mv is exec'd, the shell's own process, not one more).
+# A recipe line's last command is exec'd likewise wherever it can be.
 # dir_made: the target's directory made if missing (the test is the shell's
 # own), first on a recipe's line: `$(Q)$(dir_made) && cmd`.
 dir_made = { [ -d $(@D) ] || mkdir -p $(@D); }
+# lab_dirs NAME,DIRS: the order-only prerequisite dirs/NAME makes every
+# directory of DIRS that is missing, by one mkdir -p, before the recipes that
+# write in them start (one process a build directory instead of one a
+# directory; a hard link's recipe is then ln alone). Which are missing is
+# read by make itself while it reads the Makefiles; none missing, no process.
+define lab_dirs
+dirs/$1:
+	$(if $(call dirs_missing,$2),$$(Q)mkdir -p $(call dirs_missing,$2))
+.PHONY: dirs/$1
+endef
+dirs_missing = $(strip $(foreach d,$1,$(if $(wildcard $d/.),,$d)))
 # rm_old FILE: FILE removed before it is made again, by rm only when it is
 # there (the test is the shell's own: a fresh build runs no rm for it).
 rm_old = { [ ! -e $1 ] && [ ! -L $1 ] || rm -f $1; }
-into_target = > $@.tmp && mv -f $@.tmp $@
+into_target = > $@.tmp && exec mv -f $@.tmp $@
 # relink_gone DIR: a row whose DIR/link.log records the link a lab keeps
 # whatever the linker says ("[link exit N]"; app only if it linked), and
 # whose app the linker took but is gone since (deleted by hand), has its

@@ -102,7 +102,7 @@ toolchain-report:
 	$(Q)$(SCRIPTS)/toolchain $(CC) $(LD)
 .PHONY: toolchain-report
 
-rows_read := $(shell awk -F'|' -v batch=1 -f $(SCRIPTS)/rows2mk.awk $(wildcard */rows */addons */cases) 2>/dev/null)
+rows_read := $(shell exec awk -F'|' -v batch=1 -f $(SCRIPTS)/rows2mk.awk $(wildcard */rows */addons */cases) 2>/dev/null)
 ifneq ($(.SHELLSTATUS),0)
 rows_read :=
 endif

@@ -8,7 +8,7 @@ LOCK_FREE_GOALS := help labs toolchains deps deps-cross
 ifeq ($(DRY_RUN),)
 ifneq ($(filter-out $(LOCK_FREE_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
 ifeq ($(if $(SPLIT_STATE_LAB_LOCK),$(filter $(SPLIT_STATE_LAB_LOCK) $(SPLIT_STATE_LAB_LOCK)/%,$(B_ABS))),)
-lock_said := $(shell mk/build-dir lock $(call shq,$(B_ABS)) $(call shq,$(CURDIR)) "$$PPID" $(call shq,$(MAKE_RESTARTS)) $(call shq,$(MAKECMDGOALS)) \
+lock_said := $(shell exec mk/build-dir lock $(call shq,$(B_ABS)) $(call shq,$(CURDIR)) "$$PPID" $(call shq,$(MAKE_RESTARTS)) $(call shq,$(MAKECMDGOALS)) \
 	$(if $(filter-out clean distclean,$(MAKECMDGOALS)),create) 2>&1)
 ifneq ($(.SHELLSTATUS),0)
 $(error $(lock_said))
@@ -18,7 +18,7 @@ else ifneq ($(filter $(SPLIT_STATE_LAB_LOCK)/%,$(B_ABS)),)
 # A build directory inside the run's own (a toolchain column's, make bench's)
 # is marked when made: a marker counts only in the directory itself.
 ifneq ($(filter-out clean distclean,$(MAKECMDGOALS)),)
-mark_said := $(shell mk/build-dir mark $(call shq,$(B_ABS)) 2>&1)
+mark_said := $(shell exec mk/build-dir mark $(call shq,$(B_ABS)) 2>&1)
 ifneq ($(.SHELLSTATUS),0)
 $(error $(mark_said))
 endif

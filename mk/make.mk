@@ -8,12 +8,15 @@ SHELL := /bin/bash
 # Parallel by default: every lab is -j safe. JOBS=1 runs serially (make
 # cannot see a command-line -j while it reads this file). Only the top-level
 # make sets it: a sub-make shares its parent's jobserver.
+# A $(shell) whose command redirects begins with exec: bash forks a command
+# that has a redirection, and exec runs it in bash's own process instead
+# (one process fewer at every make's start for each).
 # nproc is asked once per run (:=, not a deferred ?= that would ask at every
 # use; the makes a run starts, the tests' included, take the first one's
 # answer from SPLIT_STATE_LAB_NPROC), and JOBS checked by make itself: every
 # sub-make reads this file too.
 ifeq ($(origin JOBS),undefined)
-export SPLIT_STATE_LAB_NPROC := $(or $(value SPLIT_STATE_LAB_NPROC),$(shell nproc 2>/dev/null || echo 2))
+export SPLIT_STATE_LAB_NPROC := $(or $(value SPLIT_STATE_LAB_NPROC),$(shell exec nproc 2>/dev/null),2)
 JOBS := $(SPLIT_STATE_LAB_NPROC)
 endif
 jobs_rest := $(JOBS)

@@ -37,7 +37,7 @@ tc_words := $(TOOLCHAIN_READ)
 else ifeq ($(value SPLIT_STATE_LAB_TC)$(if $(value SPLIT_STATE_LAB_TC_WORDS),,-),$(tc_key))
 tc_words := $(value SPLIT_STATE_LAB_TC_WORDS)
 else
-tc_words := $(shell $(SCRIPTS)/toolchain --make '$(CC)' '$(LD)' 2>&1)
+tc_words := $(shell exec $(SCRIPTS)/toolchain --make '$(CC)' '$(LD)' 2>&1)
 # A bare Debian (apt, make, git): the compiler (gcc or clang, as named) or
 # the C library's headers are not installed yet. The make a user started
 # then only installs them and runs its goals again (first_run, below).

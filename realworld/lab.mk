@@ -64,7 +64,7 @@ $(RW_B)/$1/done: $(RW_B)/$1.cmd $(call rw_install,$1) $(SYMSPLIT) $(RW_SRC)/run-
 	$$(Q)$(SURVEY_SRC)/private $(RW_B)/$1.leftovers -- $(RW_ENV) $(RW_SRC)/run-case --symsplit $(abspath $(SYMSPLIT)) \
 		--host $(call rw_host,$1) --exe $(call rw_exe,$1) $(call rw_preload,$1) $(RW_B)/$1 -- $(call rw_cmd,$1)
 $(RW_B)/$1/truth: $(RW_B)/$1/done $(RW_SRC)/truth $(SURVEY_SRC)/ldebug.py $(SURVEY_SRC)/elfinfo.py $(SURVEY_SRC)/bound-twice
-	$$(Q)$(RW_SRC)/truth $(RW_B)/$1 > $$@.tmp && mv $$@.tmp $$@
+	$$(Q)$(RW_SRC)/truth $(RW_B)/$1 $$(into_target)
 endef
 $(foreach c,$(RW_CASES),$(eval $(call rw_case,$c)))
 

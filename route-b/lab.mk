@@ -48,7 +48,7 @@ RB_HOST_OBJS := $(foreach s,$(filter %.c,$(RB_HOST)),$(call rb_obj,$s,,pie))
 $(RB)/host: $(RB_HOST_OBJS) $(RB_TABLE)
 	$(Q)$(CC) $(LDFLAG_FUSE) $(BASE_CFLAGS) $(EXE_PIE_LDFLAGS) -o $@ $(filter %.o,$^) -ldl $(LINK_NOW)
 $(RB)/%/app: $(RB)/host
-	$(Q)$(dir_made) && cp $< $@.tmp && mv -f $@.tmp $@
+	$(Q)$(dir_made) && cp $< $@.tmp && exec mv -f $@.tmp $@
 
 define rb_host
 $(RB)/$1/app: $(RB_HOST_OBJS) $(call rb_obj,$(RB_SRC)/rt.c,RT_COPY=H,pie)
@@ -76,14 +76,14 @@ rb_rts :=
 rb_rt = $(if $(filter $1,$(rb_rts)),,$(eval rb_rts += $1)$(eval $(call rb_rt_rule,$1)))$(RB)/runtimes/$1/librt.so.1
 define rb_runtime
 $(RB)/$1/$2/librt.so.1: $(call rb_rt,$3)
-	$$(Q)$$(dir_made) && ln -f $$< $$@
+	$$(Q)$$(dir_made) && exec ln -f $$< $$@
 endef
 # rb_same DIR,MOD,FROM: layout DIR's MOD is layout FROM's, hard-linked: its
 # plugin.so, or (rb_same_graft) its grafted runtime, the name file and the
 # stage it was grafted from. torch-lazy differs from torch only in B's plugin.
 define rb_same
 $(RB)/$1/$2/plugin.so: $(RB)/$3/$2/plugin.so
-	$$(Q)$$(dir_made) && ln -f $$< $$@
+	$$(Q)$$(dir_made) && exec ln -f $$< $$@
 $(RB)/$1/app: $(RB)/$1/$2/plugin.so
 endef
 define rb_same_graft
@@ -174,7 +174,7 @@ $(foreach d,$(call rb_layout,renamed),$(eval $(call rb_worker,$d,X,8,X_))$(eval 
 # layout's (cp rewrites a file in place) and let a rebuilt layout look older.
 define rb_row
 $(RB)/$1/app: $(RB)/layouts/$(route-b.$1.layout)/app $(RB_TABLE)
-	$$(Q)rm -rf $$(@D) && mkdir -p $$(@D) && cp -al $$(<D)/. $$(@D)/ && rm $$@ && cp $$< $$@.tmp && mv $$@.tmp $$@
+	$$(Q)rm -rf $$(@D) && mkdir -p $$(@D) && cp -al $$(<D)/. $$(@D)/ && rm $$@ && cp $$< $$@.tmp && exec mv $$@.tmp $$@
 endef
 $(foreach r,$(route-b.rows),$(eval $(call rb_row,$r)))
 

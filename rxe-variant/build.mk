@@ -26,17 +26,17 @@ $(RXE_B)/sysfs/.done: $(RXE_SRC)/make-sysfs.sh
 $(RXE_B)/shared/libnccl-like.so: $(call rxe_obj,$(RXE_SRC)/nccl_like.c,pic,$(RXE_PIC)) $(call rxe_obj,$(RXE_SRC)/exercise.c,pic,$(RXE_PIC)) $(rxe.cells)
 	$(Q)$(CC) $(BASE_CFLAGS) -shared $(LDFLAG_FUSE) -o $@ $(filter %.o,$^) -ldl $(LINK_NOW)
 $(RXE_B)/%/libnccl-like.so: $(RXE_B)/shared/libnccl-like.so
-	$(Q)$(dir_made) && ln -f $< $@
+	$(Q)$(dir_made) && exec ln -f $< $@
 
 # Copy A for capture: the system library under another SONAME. Same code, same
 # version nodes (IBVERBS_1.1, IBVERBS_PRIVATE_N), a name of its own, as a
 # link group's bundled copy has.
 $(RXE_B)/%/libibverbs-bundle.so.1:
-	$(Q)$(dir_made) && cp $(RXE_LIBDIR)/libibverbs.so.1 $@.tmp && patchelf --set-soname libibverbs-bundle.so.1 $@.tmp && mv -f $@.tmp $@
+	$(Q)$(dir_made) && cp $(RXE_LIBDIR)/libibverbs.so.1 $@.tmp && patchelf --set-soname libibverbs-bundle.so.1 $@.tmp && exec mv -f $@.tmp $@
 
 # Copy A for same-soname: the same file keeping SONAME libibverbs.so.1.
 $(RXE_B)/%/libibverbs.so.1:
-	$(Q)$(dir_made) && cp $(RXE_LIBDIR)/libibverbs.so.1 $@.tmp && mv -f $@.tmp $@
+	$(Q)$(dir_made) && cp $(RXE_LIBDIR)/libibverbs.so.1 $@.tmp && exec mv -f $@.tmp $@
 
 # In-house DSO: --no-as-needed keeps the NEEDED entry that puts its
 # libibverbs into the global scope, which is what the provider's plain
