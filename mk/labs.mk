@@ -39,11 +39,13 @@ TABLE_LABS :=
 # check's run is judged row by row by scripts/check.
 # A lab's $(LAB.facts) (ROWS,RECORD), when it has one, reads the evidence of
 # all the rows in one pass once they ran (scripts/facts-under-rows puts each
-# row's under it): each row's run is its evidence run too, $(LAB.run) given
-# RECORD.<row> (second argument) to keep the loader's record in; RECORD is
-# this run's own ($$: the shell's pid), in the lab's build directory.
+# row's under it), and a lab's $(LAB.evidence) (ROW,RECORD.<row>) each row
+# once it ran: each row's run is its evidence run too, $(LAB.run) given
+# RECORD.<row> (second argument) to keep the loader's record in (a lab whose
+# run does not read it runs as it would); RECORD is this run's own ($$: the
+# shell's pid), in the lab's build directory.
 run_rows = { $(foreach r,$2,printf '%s\n' $(call shq,== $4$r: $($1.$r.what)); \
-	$(call $1.run,$r,$(if $3,$(if $(value $1.facts),$(call run_record,$1).$r))) || { rc=$$?; [ $$rc = 77 ] && echo "[skipped: cannot run here]" || echo "[run failed: exit $$rc]"; };$(if $3,$(if $(value $1.evidence), $(call $1.evidence,$r,$(call run_record,$1).$r);))) }$(if $3,$(if $(value $1.facts), | $(SCRIPTS)/facts-under-rows $(call $1.facts,$2,$(call run_record,$1)))) | $(SCRIPTS)/verdict$(if $4,, --must-run)
+	$(call $1.run,$r,$(if $3,$(if $(value $1.facts)$(value $1.evidence),$(call run_record,$1).$r))) || { rc=$$?; [ $$rc = 77 ] && echo "[skipped: cannot run here]" || echo "[run failed: exit $$rc]"; };$(if $3,$(if $(value $1.evidence), $(call $1.evidence,$r,$(call run_record,$1).$r);))) }$(if $3,$(if $(value $1.facts), | $(SCRIPTS)/facts-under-rows $(call $1.facts,$2,$(call run_record,$1)))) | $(SCRIPTS)/verdict$(if $4,, --must-run)
 run_record = $(B_ABS)/$1/.loader.$$$$
 # refuse KIND,GIVEN,KNOWN: stop make with one line for an unknown name,
 # while it reads the Makefiles, before any job starts.
