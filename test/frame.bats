@@ -62,14 +62,14 @@ cmake() { make -s -C "$COPY" --no-print-directory B="$COPY/build" "$@"; }
 	assert_line "check: row matrix:$r broke its expectation: its expect cell has words after the verdict and counts (\"$cell and-more\"): a cell is \"<verdict> [<who>:<n>,...]\""
 }
 
-@test "an edited expect cell reruns nothing; an edited build cell builds and runs the lab again" {
+@test "an edited expect cell builds nothing again; an edited build cell builds and runs the lab again" {
 	r=$(rows_expecting matrix SPLIT | head -n 1)
 	cmake matrix EVIDENCE=1 > /dev/null
 	touch "$BATS_TEST_TMPDIR/before"; sleep 1
 	sed -i "s/^\\($r *|[^|]*| *\\)SPLIT /\\1no-split /" "$COPY/matrix/rows"
 	[ "$(cd "$COPY" && TOP=$COPY table_cell matrix "$r" expect | cut -d' ' -f1)" = no-split ] || fail "the edit did not take"
 	cmake matrix > /dev/null
-	made=$(find "$COPY/build/matrix" "$COPY/build/runs" -newer "$BATS_TEST_TMPDIR/before" | head -n 3)
+	made=$(find "$COPY/build/matrix" -type f -newer "$BATS_TEST_TMPDIR/before" | head -n 3)
 	[ -z "$made" ] || fail "an expect cell's edit made: $made"
 	# a cell the build reads: the row's .so compiled with one more flag
 	sed -i "s/^\\($r *| *\\)/\\1so-cflags=-DEDITED_BY_A_TEST; /" "$COPY/matrix/rows"
