@@ -90,3 +90,18 @@ stop_evidence() {
 		assert_failure
 	done
 }
+
+@test "evidence: a missing program is one line and exit 2; in a rows pass it was not linked, and one that is no regular file is one line" {
+	run --separate-stderr "$TOP/scripts/evidence" vx_ "$BATS_TEST_TMPDIR/none"
+	assert_equal "$status" 2
+	assert_output ''
+	assert_equal "$stderr" "evidence: no program $BATS_TEST_TMPDIR/none"
+	run --separate-stderr "$TOP/scripts/evidence" --rows "$BATS_TEST_TMPDIR/rec" "r1 vx_ $BATS_TEST_TMPDIR/none/app $BATS_TEST_TMPDIR/none/lib.so"
+	assert_success
+	assert_output "$(printf 'r1\t  | app: not linked (the linker%ss record is above the verdict)' "'")"
+	mkdir "$BATS_TEST_TMPDIR/dir"
+	run --separate-stderr "$TOP/scripts/evidence" --rows "$BATS_TEST_TMPDIR/rec" "r1 vx_ $BATS_TEST_TMPDIR/none/app" "r2 vx_ $BATS_TEST_TMPDIR/dir"
+	assert_equal "$status" 2
+	assert_output ''
+	assert_equal "$stderr" "evidence: row r2: no program $BATS_TEST_TMPDIR/dir"
+}
