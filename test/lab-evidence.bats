@@ -34,32 +34,16 @@ stale_line() { printf '     1:\tbinding file /stale/libstale.so [0] to /stale/li
 	assert_failure
 }
 
-# stop_evidence B SIG: make matrix EVIDENCE=1 in the build directory B, in
-# a session of its own (a terminal's job; env --default-signal: a job
-# started with & has SIGINT ignored), its readelf a stand-in that marks the
-# evidence pass reached and waits there; SIG is sent to make's process
-# group once it is reached (a terminal's Ctrl-C; timeout; a job cancelled).
-# Prints the ms make took to end after it, then the processes of its
-# session left 5 s later at most (none but zombies, not yet reaped).
+# stop_evidence B SIG: make matrix EVIDENCE=1 in the build directory B,
+# stopped by SIG to its process group (stop_session: a terminal's Ctrl-C;
+# timeout; a job cancelled) once its evidence pass is reached: its readelf
+# is a stand-in that marks that and waits 60 s. Prints the ms make took to
+# end, then what of its session outlived it (session_left).
 stop_evidence() {
-	local t=$BATS_TEST_TMPDIR pid t0 ms left
-	rm -f "$t/reached"
+	local t=$BATS_TEST_TMPDIR
 	printf '#!/bin/sh\n: > %s/reached\nexec sleep 60\n' "$t" > "$t/readelf"; chmod +x "$t/readelf"
-	setsid env --default-signal=INT make -s -C "$TOP" --no-print-directory B="$1" READELF="$t/readelf" matrix EVIDENCE=1 > "$t/stopped.out" 2>&1 &
-	pid=$!
-	for _ in $(seq 600); do [ -e "$t/reached" ] && break; sleep 0.1; done
-	[ -e "$t/reached" ] || { kill -KILL -- "-$pid"; echo "the evidence pass was never reached: $(tail -n 3 "$t/stopped.out")"; return 1; }
-	t0=$(date +%s%N)
-	kill "-$2" -- "-$pid"
-	wait "$pid" && { echo "make ended with 0 after SIG$2"; return 1; }
-	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-	for _ in $(seq 50); do
-		left=$(ps -o stat=,args= -s "$pid" | grep -v '^Z')
-		[ -z "$left" ] && break
-		sleep 0.1
-	done
-	echo "$ms"
-	[ -z "$left" ] || { kill -KILL -- "-$pid"; printf 'outlived make:\n%s\n' "$left"; }
+	stop_session "$t/reached" "$2" group make -s -C "$TOP" --no-print-directory B="$1" READELF="$t/readelf" matrix EVIDENCE=1 || return
+	session_left "$stopped_sid"
 }
 
 @test "an evidence pass stopped by SIGINT or SIGTERM: make ends at once with all it started, no partial file under its final name, and the next run is an uninterrupted one's" {
@@ -77,8 +61,8 @@ stop_evidence() {
 		rm -rf "$b/runs"
 		run stop_evidence "$b" "$sig"
 		assert_success
-		[ "${#lines[@]}" = 1 ] || fail "SIG$sig: ${output}"
-		# make waited for none of the rows (readelf alone waits 60 s)
+		[ "${#lines[@]}" = 1 ] || fail "SIG$sig: outlived make: ${output#*$'\n'}"
+		# at once: the stand-in readelf alone would have waited 60 s
 		[ "$output" -lt 5000 ] || fail "make took $output ms to end after SIG$sig"
 		[ ! -e "$b/runs/matrix.out" ] || fail "SIG$sig: a partial run was left as runs/matrix.out"
 		run make -s -C "$TOP" --no-print-directory B="$b" SHELL="$BATS_TEST_TMPDIR/sh" matrix EVIDENCE=1
