@@ -155,6 +155,31 @@ tv_addresses() { timeout -k 2 10 "$1/app" | sed -n 's/^tv@\(0x[0-9a-f]*\) .*/\1/
     refute_line --regexp '^(COPY|SPLIT|MAYBE) .* uvar '
 }
 
+# What the loader bound for its own references (FROM ld-linux*), "SYMBOL
+# VERSION FILE" a line, from its record of STDIN; the same from symsplit --bindings
+loader_own() { "$TOP/scripts/ld-debug" --names --bindings '.' | sed -n "s/^binding file ld-linux[^ ]* \[0\] to \([^ ]*\) \[0\]: [a-z]* symbol \`\([^']*\)' \[\([^]]*\)\]$/\2 \3 \1/p" | sort; }
+model_own() { awk -F '\t' '$1 == "binding" && $2 ~ /\/ld-linux[^\/]*$/ { n = $3; sub(/.*\//, "", n); print $4, $5, n }' | sort; }
+
+@test "the loader's own relocation: a process that runs has ld.so look up its own references last, in the main scope, where the executable's export captures one; --bindings=run says so, trace mode (ldd -r) makes none, as the loader's records show" {
+    bats_require_minimum_version 1.5.0
+    local d=$FX/loader-self
+    run --separate-stderr timeout -k 2 10 env LD_DEBUG=bindings LD_DEBUG_OUTPUT="$BATS_TEST_TMPDIR/ld" "$d/app"
+    assert_success
+    assert_output ran
+    local ran; ran=$(cat "$BATS_TEST_TMPDIR"/ld.* | loader_own)
+    [ -n "$ran" ] || skip "this loader makes no lookup of its own (glibc 2.41 has no symbol relocation in ld.so)"
+    [[ $ran == *"_dl_catch_error GLIBC_PRIVATE app"* ]] || fail "the loader bound its _dl_catch_error elsewhere: $ran"
+    run --separate-stderr ss --bindings=run "$d/app"
+    assert_success
+    assert_equal "$(model_own <<< "$output")" "$ran"
+    # trace mode: the loader relocates itself no second time, and the model makes no lookup for it
+    run --separate-stderr timeout -k 2 10 env LD_TRACE_LOADED_OBJECTS=1 LD_WARN=yes LD_BIND_NOW=yes LD_DEBUG=bindings "$d/app"
+    assert_equal "$(loader_own <<< "$stderr")" ""
+    run --separate-stderr ss --bindings "$d/app"
+    assert_success
+    assert_equal "$(model_own <<< "$output")" ""
+}
+
 @test "a dlopen refused at relocation: an undefined data reference fails the open, RTLD_NOW or RTLD_LAZY, and its dependency goes with it, as the run shows; symsplit prints the failure and no binding of either" {
     bats_require_minimum_version 1.5.0
     local d=$FX/open-fails f

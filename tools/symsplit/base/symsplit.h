@@ -340,6 +340,8 @@ struct bound {
                               * open may fail, depending on the run; 0 none */
 };
 int image_bindings(const struct image *im, struct bound **out);   /* count; *out malloc'd */
+/* --bindings=run: a process that runs, not trace mode: the loader relocates itself too */
+extern int bindings_run;
 
 /* ---- observed.c: bindings read from the process (--trace's loader record, --pid's slots) ---- */
 struct observed {
