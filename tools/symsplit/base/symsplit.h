@@ -265,11 +265,13 @@ int open_fails(const struct image *im, int before, const char *root, struct open
 /* open.c: builds the image, each --dlopen checked as the loader relocates it.
  * Returns 0, or -1 with *err set (malformed file, cycle...). */
 int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, int ndl, char **err);
-/* closure.c: the start-up closure; one more dlopen, after the rest (no
- * relocation check: a process's what-if); the same in two steps, begin
- * then end (it takes effect) or undo (the loader refused it) */
+/* One --dlopen after the rest, checked as the loader relocates it: refused,
+ * it is undone and recorded in im->fails.  0, or -1 with *err set. */
+int image_open(struct image *im, const struct dlopen_req *dl, char **err);
+/* closure.c: the start-up closure; one more dlopen, after the rest, in two
+ * steps: begin, then end (it takes effect) or undo (the loader refused it:
+ * open.c decides) */
 int image_startup(struct image *im, const char *exe, char **err);
-int image_dlopen(struct image *im, const struct dlopen_req *r, char **err);
 struct openmark { int before, nreloc; };   /* the modules and relocation places before the open */
 int image_dlopen_begin(struct image *im, const struct dlopen_req *r, struct openmark *mk, char **err);
 void image_dlopen_end(struct image *im, const struct dlopen_req *r, struct openmark mk);
