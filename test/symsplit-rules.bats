@@ -226,3 +226,24 @@ model_own() { awk -F '\t' '$1 == "binding" && $2 ~ /\/ld-linux[^\/]*$/ { n = $3;
     refute_line --regexp "^binding	[^	]*/libtls.so	.*	the open may fail"
     [[ $stderr == *"libie.so: the open may fail, depending on the run"* ]] || fail "no note: $stderr"
 }
+
+@test "initial-exec TLS into a block its own open loads: 16 bytes fit the surplus static TLS, 4096 do not unless the run's tunables make room, as three runs show; symsplit marks every binding of the 4096-byte open, not of the 16-byte one" {
+    bats_require_minimum_version 1.5.0
+    local d=$FX/tls-ie-size
+    run timeout -k 2 10 "$d/app" "now:$d/libie16.so"
+    assert_line "open $d/libie16.so: ok"
+    run timeout -k 2 10 "$d/app" "now:$d/libie4096.so"
+    assert_line "open $d/libie4096.so: failed"   # "cannot allocate memory in static TLS block"
+    run timeout -k 2 10 env GLIBC_TUNABLES=glibc.rtld.optional_static_tls=8192 "$d/app" "now:$d/libie4096.so"
+    assert_line "open $d/libie4096.so: ok"       # the run's environment decides, not the files
+    run --separate-stderr ss --bindings --dlopen "$d/libie16.so:now" "$d/app"
+    assert_success
+    assert_line --regexp "^binding	[^	]*/libie16.so	[^	]*/libpad16.so	tv	-	TLS	modelled$"
+    refute_line --partial "the open may fail"
+    run --separate-stderr ss --bindings --dlopen "$d/libie4096.so:now" "$d/app"
+    assert_success
+    assert_line --regexp "^binding	[^	]*/libie4096.so	[^	]*/libpad4096.so	tv	-	TLS	modelled	the open may fail, depending on the run: its initial-exec TLS places the block of [^	]*/libpad4096.so at a static offset, "
+    local opened; opened=$(grep -c '^binding	[^	]*/lib\(ie\|pad\)4096.so	' <<<"$output")
+    [ "$opened" -gt 1 ] && [ "$opened" -eq "$(grep -c '^binding	[^	]*/lib\(ie\|pad\)4096.so	.*	the open may fail' <<<"$output")" ] || fail "not every binding of the open marked: $output"
+    [[ $stderr == *"libie4096.so: the open may fail, depending on the run"* ]] || fail "no note: $stderr"
+}

@@ -38,7 +38,7 @@
  *    the files: every binding of that open is marked (risk), none judged.
  *    A block the same open loads is fresh (nothing ran since): it gets an
  *    offset while the surplus has room (tst-tls15's tst-tlsmod15b.so), not
- *    marked. */
+ *    marked; whether the surplus has room is statictls.c's. */
 #include "base/symsplit.h"
 #include <stdlib.h>
 #include <string.h>
@@ -118,7 +118,7 @@ int image_bindings(const struct image *im, struct bound **out)
             if (t >= 0 && def >= 0 && kind == BK_NORMAL && im->mods[t].m->defs[def].ifunc) kind = BK_IFUNC;
             if (kind == BK_NORMAL && filtered(im, t, l->name, l->hash)) kind = BK_FILTER;
             GROW(b, n, cap);
-            b[n++] = (struct bound){ i, k, t, def, kind, observed_module(im, i, l->name, ver) >= 0, 0 };
+            b[n++] = (struct bound){ .from = i, .look = k, .target = t, .def = def, .kind = kind, .observed = observed_module(im, i, l->name, ver) >= 0 };
         }
     }
     /* the opens an initial-exec reference into a dlopened block makes
@@ -130,6 +130,7 @@ int image_bindings(const struct image *im, struct bound **out)
         for (int j = 0; j < n; j++)
             if (!b[j].risk && im->mods[b[j].from].step == f->step) b[j].risk = k + 1;
     }
+    static_tls_marks(im, b, n);
     *out = b;
     return n;
 }
