@@ -19,8 +19,18 @@ tc_targets = $(foreach t,$1,tc-facts/$(subst :,+,$t))
 tc_build = $(if $(filter $(CC)+$(LD),$1),$(B),$(TOOLCHAINS_DIR)/$1/build)
 $(TOOLCHAINS_DIR)/expect.tsv: $(MAKEFILE_LIST) $(foreach l,$(LABS),$(wildcard $l/rows))
 	$(Q)$(dir_made) && { $(foreach e,$(call check_entries,$(LABS)),$(call expect_line,$e)) } $(into_target)
+# Columns of one compiler compile the same objects (no linker flag reaches a
+# compile): under check-toolchains a column waits for the first column of
+# its compiler in TOOLCHAINS, its lead, and starts from the objects the
+# lead's compiles wrote in the labs' directories (toolchain-facts
+# --objects-from), so that only its links are its own. The other columns
+# of a compiler still run side by side.
+tc_cc = $(firstword $(subst +, ,$1))
+tc_lead = $(if $(filter check-toolchains,$(MAKECMDGOALS)),$(filter-out $1,$(firstword $(foreach t,$(subst :,+,$(TOOLCHAINS)),$(if $(filter $(call tc_cc,$1),$(call tc_cc,$t)),$t)))))
+$(foreach t,$(subst :,+,$(TOOLCHAINS)),$(if $(call tc_lead,$t),$(eval tc-facts/$t: | tc-facts/$(call tc_lead,$t))))
+tc_objects_from = $(if $(call tc_lead,$1),--objects-from $(call tc_build,$(call tc_lead,$1)) '$(foreach l,$(or $(LAB),$(LABS)),$(patsubst %/,%,$(dir $($l.table))))')
 tc-facts/%: FORCE
-	$(recurse)$(Q)$(SCRIPTS)/toolchain-facts $(subst +,:,$*) $(TOOLCHAINS_DIR)/$* $(call tc_build,$*) $(foreach l,$(or $(LAB),$(LABS)),$(call shq,$l=$(or $($l.check),$l EVIDENCE=1)$(if $($l.native-only),|$($l.native-only)|$($l.native-only-rows)|$(filter-out $($l.native-only-rows),$($l.rows)))))
+	$(recurse)$(Q)$(SCRIPTS)/toolchain-facts $(call tc_objects_from,$*) $(subst +,:,$*) $(TOOLCHAINS_DIR)/$* $(call tc_build,$*) $(foreach l,$(or $(LAB),$(LABS)),$(call shq,$l=$(or $($l.check),$l EVIDENCE=1)$(if $($l.native-only),|$($l.native-only)|$($l.native-only-rows)|$(filter-out $($l.native-only-rows),$($l.rows)))))
 
 check-toolchains: $(call tc_targets,$(TOOLCHAINS)) $(TOOLCHAINS_DIR)/expect.tsv
 	$(Q)$(SCRIPTS)/toolchain-table $(TOOLCHAINS_DIR)/expect.tsv $(TOOLCHAINS_DIR) $(TOOLCHAINS)

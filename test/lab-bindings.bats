@@ -28,6 +28,8 @@ records() { make -s -C "$TOP" --no-print-directory "$BUILD/runs/route-b.out" "$B
     assert_line --partial 'as dlsym on its handle makes'
 }
 
+# One lab is enough to show the comparison catches a wrong model (--lab):
+# scope-capture's rows bind register_driver, the name the wrong model moves.
 @test "lab-bindings: a model that binds elsewhere is caught, named and counted" {
     cat > "$BATS_TEST_TMPDIR/wrong" <<EOF
 #!/bin/sh
@@ -35,7 +37,7 @@ records() { make -s -C "$TOP" --no-print-directory "$BUILD/runs/route-b.out" "$B
 EOF
     chmod +x "$BATS_TEST_TMPDIR/wrong"
     records
-    run lab_bindings "$BATS_TEST_TMPDIR/wrong" "$BUILD" "$BATS_TEST_TMPDIR/out"
+    run lab_bindings --lab scope-capture "$BATS_TEST_TMPDIR/wrong" "$BUILD" "$BATS_TEST_TMPDIR/out"
     assert_success
     assert_line --regexp "^ +[0-9]+  another definition: loader [^ ]+, model libother.so$"
     assert_line --regexp "e.g. scope-capture:[^ ]+: [^ ]+ register_driver.* -> loader [^ ]+, model libother.so"
@@ -44,6 +46,9 @@ EOF
 @test "lab-bindings: bad usage, a missing symsplit or build directory is one line and exit 2" {
     run lab_bindings
     assert_failure 2
+    run lab_bindings --lab matrix "$SYMSPLIT" "$BUILD" "$BATS_TEST_TMPDIR/out"
+    assert_failure 2
+    assert_output --partial "--lab 'matrix': no loader record kept for it"
     run lab_bindings "$BATS_TEST_TMPDIR/none" "$BUILD" "$BATS_TEST_TMPDIR/out"
     assert_failure 2
     assert_output --partial "no such file"
