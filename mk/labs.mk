@@ -28,10 +28,15 @@ read_table_alone = $(foreach a,$(shell awk -F'|' -v lab=$1 -v words=1 -f $(SCRIP
 # all the rows in one pass once they ran (scripts/facts-under-rows puts each
 # row's under it): each row's run is its evidence run too, $(LAB.run) given
 # RECORD.<row> (second argument) to keep the loader's record in; RECORD is
-# this run's own ($$: the shell's pid), in the lab's build directory.
-run_rows = { $(foreach r,$2,printf '%s\n' $(call shq,== $4$r: $($1.$r.what)); \
+# this run's own ($$: the shell's pid), in the lab's build directory; what a
+# stopped run whose shell had the same pid left under it is removed first.
+run_rows = { $(if $3,$(if $(value $1.facts),$(call clear_records,$(call run_record,$1)))) $(foreach r,$2,printf '%s\n' $(call shq,== $4$r: $($1.$r.what)); \
 	$(call $1.run,$r,$(if $3,$(if $(value $1.facts),$(call run_record,$1).$r))) || { rc=$$?; [ $$rc = 77 ] && echo "[skipped: cannot run here]" || echo "[run failed: exit $$rc]"; };$(if $3,$(if $(value $1.evidence), $(call $1.evidence,$r,$(call run_record,$1).$r);))) }$(if $3,$(if $(value $1.facts), | $(SCRIPTS)/facts-under-rows $(call $1.facts,$2,$(call run_record,$1)))) | $(SCRIPTS)/verdict$(if $4,, --must-run)
 run_record = $(B_ABS)/$1/.loader.$$$$
+# clear_records RECORD: RECORD.* removed, read by the shell's own glob (no
+# process when there is none, as after every run that ended); RECORD quoted,
+# so that only its .* is a pattern.
+clear_records = records=$1; for f in "$$records".*; do [ ! -e "$$f" ] || rm -f -- "$$records".*; break; done;
 # refuse KIND,GIVEN,KNOWN: stop make with one line for an unknown name,
 # while it reads the Makefiles, before any job starts.
 refuse = $(if $(filter-out $3,$2),$(error unknown $1 '$(firstword $(filter-out $3,$2))' (known: $3)))

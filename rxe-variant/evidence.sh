@@ -10,6 +10,7 @@ b=$1 n=$2
 shift 2
 sym=verbs_register_driver_$n
 dynamic=$here/../scripts/dynamic
+IFS= read -r shq < "$here/../scripts/shq.awk" || exit 2
 for row in "$@"; do
 	d=$b/$row
 	dbg=$b/evidence-$row.ld-debug
@@ -36,8 +37,7 @@ for row in "$@"; do
 		for l in "$d"/libibverbs*.so.1; do [ -e "$l" ] && copies="$copies $l"; done
 	fi
 	"$here/../scripts/ld-debug" --names "$dbg.kept" | awk -v sym="$sym" -v kept="$dbg.kept" -v d="$d" -v copies="$copies" \
-		-v inhouse="$inhouse" -v dynamic="$dynamic" -v nm="${LAB_NM:-nm}" '
-	function shq(s) { gsub(/\047/, "\047\\\047\047", s); return "\047" s "\047" }
+		-v inhouse="$inhouse" -v dynamic="$dynamic" -v nm="${LAB_NM:-nm}" "$shq"'
 	function base(p) { sub(/.*\//, "", p); return p }
 	function sort(v, n,   i, j, t) { for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t } }
 	function add(s, l) { return s (s == "" ? "" : "\n") l }

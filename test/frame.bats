@@ -316,32 +316,19 @@ logging_path() {
 	assert_output "B: $b"
 }
 
-# stop_run_bats SIG JOBS WHOM [QUIET]: start run-bats on two slow test
-# files, JOBS at a time, send SIG once a test has started, to run-bats alone
-# (WHOM pid, as timeout or kill would) or to its process group (group, as a
-# terminal's Ctrl-C does: setsid makes it one, led by run-bats); prints how
-# many ms it took to end. env --default-signal: a job started with & has
-# SIGINT ignored, as a terminal's Ctrl-C would not find it. QUIET, its
-# RUN_BATS_QUIET (default 15 s): 1 makes the quiet spell end while the
-# stop is under way.
+# stop_run_bats SIG JOBS WHOM [QUIET]: stop_session on run-bats running two
+# slow test files, JOBS at a time, once a test has started; prints how many
+# ms it took to end. QUIET, its RUN_BATS_QUIET (default 15 s): 1 makes the
+# quiet spell end while the stop is under way.
 stop_run_bats() {
-	local t="$BATS_TEST_TMPDIR/tmp" t0 pid
+	local t="$BATS_TEST_TMPDIR/tmp"
 	mkdir -p "$t" "$BATS_TEST_TMPDIR/slow"
-	rm -f "$BATS_TEST_TMPDIR/started"
 	printf '@test "slow" { touch "%s"; sleep 60; }\n' "$BATS_TEST_TMPDIR/started" > "$BATS_TEST_TMPDIR/slow/slow.bats"
 	printf '@test "slow too" { touch "%s"; sleep 60; }\n' "$BATS_TEST_TMPDIR/started" > "$BATS_TEST_TMPDIR/slow/slow2.bats"
 	# started as a bats would start it, its own run directory where run-bats' are
 	mkdir -p "$t/bats-run-outer"
-	TMPDIR="$t" BATS_RUN_TMPDIR="$t/bats-run-outer" BATS_JOBS=$2 RUN_BATS_QUIET=${4:-15} setsid env --default-signal=INT "$TOP/scripts/run-bats" "$BATS_TEST_TMPDIR/slow" > /dev/null 2>&1 &
-	pid=$!
-	# stopped once a test is running, not after a fixed time: on a loaded
-	# machine a second was not always enough for bats to reach its tests
-	for _ in $(seq 300); do [ -e "$BATS_TEST_TMPDIR/started" ] && break; sleep 0.1; done
-	sleep 0.3
-	t0=$(date +%s%N)
-	if [ "$3" = group ]; then kill "-$1" -- "-$pid"; else kill "-$1" "$pid"; fi
-	wait "$pid" || true
-	echo $(( ($(date +%s%N) - t0) / 1000000 ))
+	TMPDIR="$t" BATS_RUN_TMPDIR="$t/bats-run-outer" BATS_JOBS=$2 RUN_BATS_QUIET=${4:-15} \
+		stop_session "$BATS_TEST_TMPDIR/started" "$1" "$3" "$TOP/scripts/run-bats" "$BATS_TEST_TMPDIR/slow"
 }
 
 @test "run-bats, stopped by SIGINT (Ctrl-C) or SIGTERM, serial or parallel, stops at once with its tests and leaves no temporary file" {

@@ -221,3 +221,39 @@ need_private_mounts() { private_mounts || skip "needs a private mount namespace:
 unshare_fails() {
 	mkdir -p "$1" && printf '#!/bin/sh\necho "unshare: cannot change root filesystem propagation: Invalid argument" >&2\nexit 1\n' > "$1/unshare" && chmod +x "$1/unshare"
 }
+
+# stop_session MARK SIG WHOM CMD...: CMD started in a session of its own (as
+# a terminal starts a job; env --default-signal: a job started with & has
+# SIGINT ignored), its output in $BATS_TEST_TMPDIR/stopped.out; once CMD
+# has made the file MARK (the moment to stop at, not a fixed time: on a
+# loaded machine a second was not always enough to reach it), SIG is sent
+# to CMD alone (WHOM pid, as kill or timeout would) or to its process group
+# (group, as a terminal's Ctrl-C does). Waits for CMD; prints the ms it took
+# to end and sets stopped_sid (CMD's pid, its session's id) when not in a
+# subshell. Fails, saying so, when MARK never appears (60 s).
+stop_session() {
+	local mark=$1 sig=$2 whom=$3 pid t0; shift 3
+	rm -f "$mark"
+	setsid env --default-signal=INT "$@" > "$BATS_TEST_TMPDIR/stopped.out" 2>&1 &
+	pid=$! stopped_sid=$!
+	for _ in $(seq 600); do [ -e "$mark" ] && break; sleep 0.1; done
+	[ -e "$mark" ] || { kill -KILL -- "-$pid"; wait "$pid"; echo "$mark never appeared: $(tail -n 3 "$BATS_TEST_TMPDIR/stopped.out")"; return 1; }
+	sleep 0.3
+	t0=$(date +%s%N)
+	if [ "$whom" = group ]; then kill "-$sig" -- "-$pid"; else kill "-$sig" "$pid"; fi
+	wait "$pid" || true
+	echo $(( ($(date +%s%N) - t0) / 1000000 ))
+}
+# session_left SID: the processes of session SID still there after 5 s at
+# most (zombies, not yet reaped, left out), printed and then killed: none
+# when all it started ended.
+session_left() {
+	local left
+	for _ in $(seq 50); do
+		left=$(ps -o stat=,pid=,args= -s "$1" | grep -v '^ *Z')
+		[ -z "$left" ] && return
+		sleep 0.1
+	done
+	printf '%s\n' "$left"
+	pkill -KILL -s "$1"
+}

@@ -75,6 +75,20 @@ ss_live() {
     [[ $stderr == *"is not in the process's global scope"* ]]
 }
 
+@test "symsplit --pid: a what-if dlopen the loader would refuse is undone as in file mode: no binding of it or of its dependency, a fails line and a note" {
+    bats_require_minimum_version 1.5.0
+    local d=$FX/open-fails
+    run timeout -k 2 10 "$d/app" "now:$d/plugin.so" "loaded:$d/libdep.so"   # the truth: refused, its dependency gone with it
+    assert_line "open $d/plugin.so: failed"
+    assert_line "loaded $d/libdep.so: no"
+    live_start "$d/app"
+    ss_live --bindings --dlopen "$d/plugin.so:now"
+    assert_success
+    assert_line --regexp "^fails	$d/plugin.so	[^	]*/plugin.so	nowhere_var	-	[^	]*/plugin.so	[^	]*/libdep.so$"
+    refute_line --regexp "^binding	[^	]*/(plugin|libdep).so	"
+    [[ $stderr == *"dlopen $d/plugin.so fails: "*" refers to nowhere_var, which nothing in its scope defines"* ]] || fail "no note: $stderr"
+}
+
 @test "symsplit --pid: a lazy slot not bound yet is answered by the model, marked modelled" {
     bats_require_minimum_version 1.5.0
     t=$FX/timeline

@@ -155,6 +155,31 @@ tv_addresses() { timeout -k 2 10 "$1/app" | sed -n 's/^tv@\(0x[0-9a-f]*\) .*/\1/
     refute_line --regexp '^(COPY|SPLIT|MAYBE) .* uvar '
 }
 
+# What the loader bound for its own references (FROM ld-linux*), "SYMBOL
+# VERSION FILE" a line, from its record of STDIN; the same from symsplit --bindings
+loader_own() { "$TOP/scripts/ld-debug" --names --bindings '.' | sed -n "s/^binding file ld-linux[^ ]* \[0\] to \([^ ]*\) \[0\]: [a-z]* symbol \`\([^']*\)' \[\([^]]*\)\]$/\2 \3 \1/p" | sort; }
+model_own() { awk -F '\t' '$1 == "binding" && $2 ~ /\/ld-linux[^\/]*$/ { n = $3; sub(/.*\//, "", n); print $4, $5, n }' | sort; }
+
+@test "the loader's own relocation: a process that runs has ld.so look up its own references last, in the main scope, where the executable's export captures one; --bindings=run says so, trace mode (ldd -r) makes none, as the loader's records show" {
+    bats_require_minimum_version 1.5.0
+    local d=$FX/loader-self
+    run --separate-stderr timeout -k 2 10 env LD_DEBUG=bindings LD_DEBUG_OUTPUT="$BATS_TEST_TMPDIR/ld" "$d/app"
+    assert_success
+    assert_output ran
+    local ran; ran=$(cat "$BATS_TEST_TMPDIR"/ld.* | loader_own)
+    [ -n "$ran" ] || skip "this loader makes no lookup of its own (glibc 2.41 has no symbol relocation in ld.so)"
+    [[ $ran == *"_dl_catch_error GLIBC_PRIVATE app"* ]] || fail "the loader bound its _dl_catch_error elsewhere: $ran"
+    run --separate-stderr ss --bindings=run "$d/app"
+    assert_success
+    assert_equal "$(model_own <<< "$output")" "$ran"
+    # trace mode: the loader relocates itself no second time, and the model makes no lookup for it
+    run --separate-stderr timeout -k 2 10 env LD_TRACE_LOADED_OBJECTS=1 LD_WARN=yes LD_BIND_NOW=yes LD_DEBUG=bindings "$d/app"
+    assert_equal "$(loader_own <<< "$stderr")" ""
+    run --separate-stderr ss --bindings "$d/app"
+    assert_success
+    assert_equal "$(model_own <<< "$output")" ""
+}
+
 @test "a dlopen refused at relocation: an undefined data reference fails the open, RTLD_NOW or RTLD_LAZY, and its dependency goes with it, as the run shows; symsplit prints the failure and no binding of either" {
     bats_require_minimum_version 1.5.0
     local d=$FX/open-fails f
@@ -200,4 +225,25 @@ tv_addresses() { timeout -k 2 10 "$1/app" | sed -n 's/^tv@\(0x[0-9a-f]*\) .*/\1/
     [ "$(grep -c '^binding	[^	]*/libie.so	' <<<"$output")" -eq "$(grep -c '^binding	[^	]*/libie.so	.*	the open may fail' <<<"$output")" ]
     refute_line --regexp "^binding	[^	]*/libtls.so	.*	the open may fail"
     [[ $stderr == *"libie.so: the open may fail, depending on the run"* ]] || fail "no note: $stderr"
+}
+
+@test "initial-exec TLS into a block its own open loads: 16 bytes fit the surplus static TLS, 4096 do not unless the run's tunables make room, as three runs show; symsplit marks every binding of the 4096-byte open, not of the 16-byte one" {
+    bats_require_minimum_version 1.5.0
+    local d=$FX/tls-ie-size
+    run timeout -k 2 10 "$d/app" "now:$d/libie16.so"
+    assert_line "open $d/libie16.so: ok"
+    run timeout -k 2 10 "$d/app" "now:$d/libie4096.so"
+    assert_line "open $d/libie4096.so: failed"   # "cannot allocate memory in static TLS block"
+    run timeout -k 2 10 env GLIBC_TUNABLES=glibc.rtld.optional_static_tls=8192 "$d/app" "now:$d/libie4096.so"
+    assert_line "open $d/libie4096.so: ok"       # the run's environment decides, not the files
+    run --separate-stderr ss --bindings --dlopen "$d/libie16.so:now" "$d/app"
+    assert_success
+    assert_line --regexp "^binding	[^	]*/libie16.so	[^	]*/libpad16.so	tv	-	TLS	modelled$"
+    refute_line --partial "the open may fail"
+    run --separate-stderr ss --bindings --dlopen "$d/libie4096.so:now" "$d/app"
+    assert_success
+    assert_line --regexp "^binding	[^	]*/libie4096.so	[^	]*/libpad4096.so	tv	-	TLS	modelled	the open may fail, depending on the run: its initial-exec TLS places the block of [^	]*/libpad4096.so at a static offset, "
+    local opened; opened=$(grep -c '^binding	[^	]*/lib\(ie\|pad\)4096.so	' <<<"$output")
+    [ "$opened" -gt 1 ] && [ "$opened" -eq "$(grep -c '^binding	[^	]*/lib\(ie\|pad\)4096.so	.*	the open may fail' <<<"$output")" ] || fail "not every binding of the open marked: $output"
+    [[ $stderr == *"libie4096.so: the open may fail, depending on the run"* ]] || fail "no note: $stderr"
 }

@@ -137,6 +137,9 @@ struct module {
     int n_func_exports, own_func_relocs, own_data_relocs;
     int tls_local;           /* a TLS relocation that names no symbol (local-dynamic's module id, an
                               * initial-exec offset fixed at link time): code reaching its own block */
+    uint64_t tls_size, tls_align;   /* PT_TLS: its TLS block's size (p_memsz) and alignment; 0 none */
+    int tls_ie_own;          /* an initial-exec relocation naming no symbol: its own block needs a static offset */
+    int tls_desc;            /* a TLS descriptor relocation: may take a static offset from the optional surplus */
     int ncanon;              /* refs with canon set */
     size_t state_bytes;      /* .data + .bss + .tdata + .tbss: writable state the code can reach */
     size_t shared_data;      /* bytes of exported data it reaches through relocations */
@@ -265,11 +268,13 @@ int open_fails(const struct image *im, int before, const char *root, struct open
 /* open.c: builds the image, each --dlopen checked as the loader relocates it.
  * Returns 0, or -1 with *err set (malformed file, cycle...). */
 int image_build(struct image *im, const char *exe, const struct dlopen_req *dl, int ndl, char **err);
-/* closure.c: the start-up closure; one more dlopen, after the rest (no
- * relocation check: a process's what-if); the same in two steps, begin
- * then end (it takes effect) or undo (the loader refused it) */
+/* One --dlopen after the rest, checked as the loader relocates it: refused,
+ * it is undone and recorded in im->fails.  0, or -1 with *err set. */
+int image_open(struct image *im, const struct dlopen_req *dl, char **err);
+/* closure.c: the start-up closure; one more dlopen, after the rest, in two
+ * steps: begin, then end (it takes effect) or undo (the loader refused it:
+ * open.c decides) */
 int image_startup(struct image *im, const char *exe, char **err);
-int image_dlopen(struct image *im, const struct dlopen_req *r, char **err);
 struct openmark { int before, nreloc; };   /* the modules and relocation places before the open */
 int image_dlopen_begin(struct image *im, const struct dlopen_req *r, struct openmark *mk, char **err);
 void image_dlopen_end(struct image *im, const struct dlopen_req *r, struct openmark mk);
@@ -338,8 +343,22 @@ struct bound {
     int risk;                /* 1 + the index of the modelled initial-exec TLS binding into a dlopened
                               * module's block that the open of this binding's module depends on: the
                               * open may fail, depending on the run; 0 none */
+    uint64_t tls_need;       /* the open of this binding's module may fail, depending on the run: the
+                              * static TLS its initial-exec references need, with the earlier opens',
+                              * passes what the surplus surely holds (bytes); 0 none */
+    int tls_block;           /* with tls_need: a module whose block this open places (image index) */
 };
 int image_bindings(const struct image *im, struct bound **out);   /* count; *out malloc'd */
+/* statictls.c: marks the bindings of each open whose static TLS may not fit (tls_need).
+ * The least surplus glibc 2.32 and later leave for opened blocks with default
+ * tunables (elf/dl-tls.c, _dl_tls_static_surplus_init: (nns - 1) * LIBC_IE_TLS +
+ * nns * OTHER_IE_TLS + optional_static_tls; nns 4, optional 512, each reserve
+ * at least 144 bytes), in bytes */
+#define STATIC_TLS_OPTIONAL 512
+#define STATIC_TLS_FLOOR (3 * 144 + 4 * 144 + STATIC_TLS_OPTIONAL)
+void static_tls_marks(const struct image *im, struct bound *b, int n);
+/* --bindings=run: a process that runs, not trace mode: the loader relocates itself too */
+extern int bindings_run;
 
 /* ---- observed.c: bindings read from the process (--trace's loader record, --pid's slots) ---- */
 struct observed {

@@ -12,7 +12,19 @@
  *    (undefined, with a value) is that function's address: every lookup but
  *    a PLT slot's binds it, the executable being first in every scope;
  *  - the loader relocates itself before anything is loaded, each of its
- *    references to its own definition or to nothing: no lookup;
+ *    references to its own definition or to nothing: no lookup; in trace
+ *    mode (ldd -r) that is all.  A process that runs (bindings_run) is
+ *    relocated again: once every start-up object is relocated and the
+ *    loader's minimal malloc handed over, rtld.c relocates the loader a
+ *    second time, not lazily, in the main program's scope, when a NEEDED
+ *    named it (rtld_multiple_ref: libc.so.6 does).  Measured, glibc 2.36,
+ *    LD_DEBUG=bindings: its four JUMP_SLOTs (_dl_catch_error and three
+ *    more, GLIBC_PRIVATE, its own definitions) bind libc.so.6's, last
+ *    before the first constructor, lazy or under BIND_NOW alike; an
+ *    executable or a preload exporting _dl_catch_error captures it (the
+ *    main scope, the executable first).  glibc 2.41's loader has no symbol
+ *    relocation: nothing to look up.  A dlmopen namespace reuses the one
+ *    loader: no second relocation;
  *  - a filtee sits before its filter in every searchlist (closure.c): a
  *    lookup the filter could answer binds the filtee's definition ("filter");
  *  - an initial-exec TLS reference into the block of a module an earlier
@@ -26,7 +38,7 @@
  *    the files: every binding of that open is marked (risk), none judged.
  *    A block the same open loads is fresh (nothing ran since): it gets an
  *    offset while the surplus has room (tst-tls15's tst-tlsmod15b.so), not
- *    marked. */
+ *    marked; whether the surplus has room is statictls.c's. */
 #include "base/symsplit.h"
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +82,15 @@ static int is_loader(const struct module *m)
     return m->soname && !strncmp(m->soname, "ld-linux", 8);
 }
 
+int bindings_run;
+
+/* Does the loader's relocation, as module i, make lookups?  In a process
+ * that runs, once: the start-up closure's loader (a NEEDED named it). */
+static int loader_looks(const struct image *im, int i)
+{
+    return bindings_run && !im->mods[i].step && !im->mods[i].ns;
+}
+
 int image_bindings(const struct image *im, struct bound **out)
 {
     struct bound *b = NULL;
@@ -77,7 +98,7 @@ int image_bindings(const struct image *im, struct bound **out)
     const struct module *x = im->mods[0].m;
     for (int i = 0; i < im->n; i++) {
         const struct module *m = im->mods[i].m;
-        if (is_loader(m) && i) continue;
+        if (is_loader(m) && i && !loader_looks(im, i)) continue;
         for (int k = 0; k < m->nlooks; k++) {
             const struct lookref *l = &m->looks[k];
             int hidden, def = -1;
@@ -97,7 +118,7 @@ int image_bindings(const struct image *im, struct bound **out)
             if (t >= 0 && def >= 0 && kind == BK_NORMAL && im->mods[t].m->defs[def].ifunc) kind = BK_IFUNC;
             if (kind == BK_NORMAL && filtered(im, t, l->name, l->hash)) kind = BK_FILTER;
             GROW(b, n, cap);
-            b[n++] = (struct bound){ i, k, t, def, kind, observed_module(im, i, l->name, ver) >= 0, 0 };
+            b[n++] = (struct bound){ .from = i, .look = k, .target = t, .def = def, .kind = kind, .observed = observed_module(im, i, l->name, ver) >= 0 };
         }
     }
     /* the opens an initial-exec reference into a dlopened block makes
@@ -109,6 +130,7 @@ int image_bindings(const struct image *im, struct bound **out)
         for (int j = 0; j < n; j++)
             if (!b[j].risk && im->mods[b[j].from].step == f->step) b[j].risk = k + 1;
     }
+    static_tls_marks(im, b, n);
     *out = b;
     return n;
 }

@@ -326,14 +326,6 @@ void image_dlopen_undo(struct image *im, struct openmark mk)
     im->named = 0;
 }
 
-int image_dlopen(struct image *im, const struct dlopen_req *dl, char **err)
-{
-    struct openmark mk;
-    if (image_dlopen_begin(im, dl, &mk, err)) return -1;
-    image_dlopen_end(im, dl, mk);
-    return 0;
-}
-
 /* The open's searchlist, its new modules loaded and flagged, the relocation
  * order extended; *mk what it loaded (image_dlopen_end commits it, or
  * image_dlopen_undo takes it back). */

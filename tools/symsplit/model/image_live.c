@@ -166,13 +166,6 @@ static void read_slots(struct live *lv, const struct image *im, const struct lob
     }
 }
 
-int live_module(const struct live *lv, int from, const char *name, int *lazy)
-{
-    const struct slot *o = from < lv->nslots_of ? strmap_get(&lv->slots[from], name) : NULL;
-    *lazy = o && o->state == S_LAZY;
-    return o && o->state == S_BOUND ? o->target : -1;
-}
-
 int live_image(struct image *im, struct live *lv, const struct dlopen_req *user, int nuser, char **err)
 {
     memset(im, 0, sizeof *im);
@@ -271,7 +264,8 @@ int live_image(struct image *im, struct live *lv, const struct dlopen_req *user,
             }
             break;
         }
-        if (k == nlive && image_dlopen(im, g, err)) return -1;
+        /* a what-if is opened as the loader would: refused at relocation, undone */
+        if (k == nlive && image_open(im, g, err)) return -1;
     }
     dups_image(im);
     /* the slots, per object */

@@ -6,9 +6,19 @@
  * never called, a promotion that did not happen).  Files are matched by
  * device and inode, never by name: the loader and symsplit may reach one
  * file by two paths. */
-#include "base/symsplit.h"
+#include "read/live.h"
 #include <stdlib.h>
 #include <string.h>
+
+/* --pid: what the slots image_live.c read say; apart from it so that a
+ * lookup (bind.c) reads a process without reaching the code that builds
+ * its image, which opens --dlopen what-ifs through bind.c (open.c) */
+int live_module(const struct live *lv, int from, const char *name, int *lazy)
+{
+    const struct slot *o = from < lv->nslots_of ? strmap_get(&lv->slots[from], name) : NULL;
+    *lazy = o && o->state == S_LAZY;
+    return o && o->state == S_BOUND ? o->target : -1;
+}
 
 int observed_module(const struct image *im, int from, const char *name, const char *ver)
 {

@@ -1,13 +1,14 @@
 /* The image of a program and its --dlopens, each open as ld.so makes it:
  * the closure's searchlist (closure.c), then the relocation the open
  * makes: an open the loader refuses (openfail.c) is undone, the next open
- * starts from what was there before it.  Apart from closure.c because the
+ * starts from what was there before it; a --pid what-if opens the same way
+ * (image_live.c).  Apart from closure.c because the
  * check is a symbol lookup (bind.c), which reads what a process did
  * (observed.c, image_live.c), which builds on the closure. */
 #include "base/symsplit.h"
 #include <stdlib.h>
 
-static int image_open(struct image *im, const struct dlopen_req *dl, char **err)
+int image_open(struct image *im, const struct dlopen_req *dl, char **err)
 {
     struct openmark mk;
     struct openfail f;

@@ -216,6 +216,10 @@ int read_relocs(struct parse *p)
              * whatever name another module's lookup finds (a descriptor
              * naming no symbol too: gcc's default for aarch64) */
             if (si == 0 && (type == mc->r_tls_mod || type == mc->r_tls_tpoff || type == mc->r_tlsdesc)) m->tls_local = 1;
+            /* its own block at a static offset (initial-exec, no name); a
+             * descriptor may take one from the optional surplus (bindings.c) */
+            m->tls_ie_own |= si == 0 && type == mc->r_tls_tpoff;
+            m->tls_desc |= type == mc->r_tlsdesc;
             if (si == 0 || si >= p->nsyms) continue;
             if (classes) note_lookup(p, si, type, classes, &lcap);
             if (p->sym2ref[si] >= 0) {   /* lazy until some relocation needs it at load time */

@@ -113,6 +113,8 @@ static int read_segments(struct parse *p)
         p->has_interp |= ph.p_type == PT_INTERP;
         if (ph.p_type == PT_DYNAMIC) { p->has_dynamic = 1; p->dyn_ph = ph; }
         if (ph.p_type == PT_GNU_RELRO) { p->relro_lo = ph.p_vaddr; p->relro_hi = ph.p_vaddr + ph.p_memsz; }
+        /* its TLS block: what a static TLS offset must hold (bindings.c) */
+        if (ph.p_type == PT_TLS) { p->m->tls_size = ph.p_memsz; p->m->tls_align = ph.p_align ? ph.p_align : 1; }
     }
     /* ld.so maps PT_LOAD segments; a file without one cannot be loaded */
     if (!p->nload) return bad(p, "no PT_LOAD segment (program headers missing, zeroed or corrupt)");

@@ -21,6 +21,21 @@ static void risk_text(FILE *f, const struct image *im, const struct bound *r)
             m->looks[r->look].name, im->mods[r->target].m->path);
 }
 
+static void tls_text(FILE *f, const struct image *im, const struct bound *r)
+{
+    fprintf(f, "the open may fail, depending on the run: its initial-exec TLS places the block of %s at a static offset, "
+               "%llu bytes of static TLS with what the earlier opens placed (each block at its worst alignment), more than the surplus surely holds",
+            im->mods[r->tls_block].m->path, (unsigned long long)r->tls_need);
+}
+
+/* Is b[i] the first binding of its open marked for static TLS? */
+static int first_tls(const struct image *im, const struct bound *b, int i)
+{
+    for (int j = 0; j < i; j++)
+        if (b[j].tls_need && im->mods[b[j].from].step == im->mods[b[i].from].step) return 0;
+    return 1;
+}
+
 void report_bindings(FILE *f, FILE *note, const struct image *im, const struct bound *b, int n)
 {
     fprintf(f, "image\t%s\n", im->mods[0].m->path);
@@ -32,7 +47,14 @@ void report_bindings(FILE *f, FILE *note, const struct image *im, const struct b
         fprintf(f, "binding\t%s\t%s\t%s\t%s\t%s\t%s", m->path, b[i].target >= 0 ? im->mods[b[i].target].m->path : "-",
                 l->name, ver ? ver : "-", bindkind_name[b[i].kind], b[i].observed ? "observed" : "modelled");
         if (b[i].risk) { fputc('\t', f); risk_text(f, im, &b[b[i].risk - 1]); }
+        else if (b[i].tls_need) { fputc('\t', f); tls_text(f, im, &b[i]); }
         fputc('\n', f);
+        if (b[i].tls_need && first_tls(im, b, i)) {   /* once an open */
+            fprintf(note, "symsplit: note: %s: ", im->mods[im->roots[im->mods[b[i].from].step - 1]].m->path);
+            tls_text(note, im, &b[i]);
+            fprintf(note, " (glibc's default tunables leave at least %d; GLIBC_TUNABLES glibc.rtld.optional_static_tls and "
+                          "glibc.rtld.nns in the run's environment change it); its bindings are marked\n", STATIC_TLS_FLOOR);
+        }
         if (b[i].risk == i + 1) {   /* once an open */
             fprintf(note, "symsplit: note: %s: ", im->mods[im->roots[im->mods[b[i].from].step - 1]].m->path);
             risk_text(note, im, &b[i]);

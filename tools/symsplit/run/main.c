@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #define USAGE "usage: symsplit [--dlopen PATH[:local|:global][:now|:lazy][:deepbind][:newns][:by=MODULE] | @FILE]... [--dlsym NAME[@VER]]... [--host node|python] [--preload LIB]... [--allow FILE] [--json] [--json-out FILE] [--info] [--copies] [--strict] [--sysroot DIR] EXECUTABLE...\n" \
-              "       symsplit --bindings [--dlopen ...]... [--preload LIB]... EXECUTABLE... | --pid PID | --trace -- CMD\n" \
+              "       symsplit --bindings[=trace|run] [--dlopen ...]... [--preload LIB]... EXECUTABLE... | --pid PID | --trace -- CMD\n" \
               "       symsplit [options] --pid PID | --maps FILE [EXECUTABLE]\n" \
               "       symsplit [options] --trace -- CMD [ARGS]\n"
 #define VERSION "symsplit 0.2 (split-state-lab)\n"
@@ -49,8 +49,10 @@
     "  --info                 also print MAYBE and INFO rows\n" \
     "  --copies               COPY rows (libraries in 2+ copies) also without --dlopen\n" \
     "  --strict               LATENT and COPY rows set the exit status too\n" \
-    "  --bindings             no findings: every symbol lookup ld.so makes to relocate each image\n" \
-    "                         (as under LD_BIND_NOW) and the definition it binds, one line each:\n" \
+    "  --bindings[=trace|run] no findings: every symbol lookup ld.so makes to relocate each image\n" \
+    "                         (as under LD_BIND_NOW) and the definition it binds, one line each;\n" \
+    "                         trace (default): as ldd -r starts it; run: as a process that runs,\n" \
+    "                         where the loader also relocates itself last, in the main scope:\n" \
     "                         binding FROM TO SYMBOL VERSION KIND observed|modelled [RISK] (tab-separated;\n" \
     "                         TO, VERSION - for none; KIND normal, copy, TLS, IFUNC, protected or filter;\n" \
     "                         RISK: the open may fail, depending on the run, and why), each image headed\n" \
@@ -178,7 +180,14 @@ int main(int argc, char **argv)
                 return usage(xasprintf("--sysroot %s: not an absolute path of a directory", sysroot));
             input_sysroot(sysroot);
         }
-        else if (!strcmp(a, "--bindings")) bindings = keep_lookups = bind_now_all = 1;
+        else if (!strcmp(a, "--bindings") || !strncmp(a, "--bindings=", 11)) {
+            /* trace (the default): as ldd -r starts a program; run: as a
+             * process that runs, the loader's own relocation made too */
+            if (a[10] && strcmp(a + 11, "trace") && strcmp(a + 11, "run"))
+                return usage(xasprintf("%s: the mode is trace or run", a));
+            bindings = keep_lookups = bind_now_all = 1;
+            bindings_run = a[10] && !strcmp(a + 11, "run");
+        }
         else if (!strcmp(a, "--info")) show_all = 1;
         else if (!strcmp(a, "--preload")) {   /* as LD_PRELOAD: also for a --trace run */
             if (i + 1 >= argc) return usage("--preload needs an argument");
