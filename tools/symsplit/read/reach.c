@@ -42,6 +42,12 @@ struct reach {
     struct stubsec { uint64_t lo, hi; } plt[4]; int nplt;         /* .plt, .plt.sec, .plt.got */
     struct stub { uint64_t slot, lo, hi; } *stub; int nstub;       /* a PLT entry jumping through slot: it
                                                                     * starts in [lo, hi], hi reads the slot */
+    /* indexes built once, so that one name's question costs its own slots
+     * and readers, not the module's size (node's addons ask thousands) */
+    int *ubyat;                    /* u[] by at (then by index) */
+    int *sbyslot;                  /* stub[] by slot (then by index) */
+    int *fdo, *fdv;                /* fdv[fdo[f] .. fdo[f+1]): the exported functions starting in f, by index */
+    struct relslot { const char *name; uint64_t at; int i; } *rs; int nrs;   /* named relocations, by name */
 };
 
 static int in_got(const struct reach *r, uint64_t a)
@@ -144,21 +150,33 @@ static void sections(struct reach *r, struct module *m)
     pltgot_free(&pg);
 }
 
-/* Relocations naming no symbol (RELATIVE, IRELATIVE): their addend is an
- * address of the module: a pointer in data, or a resolver the loader calls */
+/* The relocations.  Those naming no symbol (RELATIVE, IRELATIVE): their
+ * addend is an address of the module: a pointer in data, or a resolver the
+ * loader calls.  Those naming one: its name and the address they fill
+ * (r->rs, indexed by name in build_index) */
 static void relocs(struct reach *r, Elf *e)
 {
     Elf_Scn *scn = NULL;
+    int cap = 0;
     while ((scn = elf_nextscn(e, scn))) {
-        GElf_Shdr sh;
+        GElf_Shdr sh, ss;
         if (!gelf_getshdr(scn, &sh)) continue;
         if (sh.sh_type == SHT_REL && (sh.sh_flags & SHF_ALLOC)) { r->unknown = 1; return; }   /* the addend sits in place */
         if (sh.sh_type != SHT_RELA || !(sh.sh_flags & SHF_ALLOC)) continue;
         Elf_Data *d = elf_getdata(scn, NULL);
+        Elf_Scn *sym = elf_getscn(e, sh.sh_link);
+        Elf_Data *sd = sym && gelf_getshdr(sym, &ss) ? elf_getdata(sym, NULL) : NULL;
         size_t n = d && sh.sh_entsize ? d->d_size / sh.sh_entsize : 0;
         for (size_t i = 0; i < n; i++) {
             GElf_Rela rl;
-            if (gelf_getrela(d, i, &rl) && GELF_R_SYM(rl.r_info) == 0) root_at(r, (uint64_t)rl.r_addend);
+            GElf_Sym sy;
+            const char *nm;
+            if (!gelf_getrela(d, i, &rl)) continue;
+            if (GELF_R_SYM(rl.r_info) == 0) { root_at(r, (uint64_t)rl.r_addend); continue; }
+            if (!sd || !gelf_getsym(sd, GELF_R_SYM(rl.r_info), &sy) || !(nm = elf_strptr(e, ss.sh_link, sy.st_name))) continue;
+            GROW(r->rs, r->nrs, cap);
+            r->rs[r->nrs] = (struct relslot){ nm, rl.r_offset, r->nrs };
+            r->nrs++;
         }
     }
 }
@@ -194,6 +212,58 @@ static void stubs(struct reach *r, const struct fstate *s, struct decoder *dc)
             if (ends) start = addr;   /* the next instruction's address */
         }
     }
+}
+
+static const struct reach *sort_r;   /* qsort's comparators read the module being indexed */
+static int use_by_at(const void *a, const void *b)
+{
+    const struct use *x = &sort_r->u[*(const int *)a], *y = &sort_r->u[*(const int *)b];
+    if (x->at != y->at) return x->at < y->at ? -1 : 1;
+    return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
+}
+
+static int stub_by_slot(const void *a, const void *b)
+{
+    const struct stub *x = &sort_r->stub[*(const int *)a], *y = &sort_r->stub[*(const int *)b];
+    if (x->slot != y->slot) return x->slot < y->slot ? -1 : 1;
+    return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
+}
+
+static int relslot_by_name(const void *a, const void *b)
+{
+    const struct relslot *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* The indexes ref_runs reads: uses by address, stubs by slot, relocations
+ * by name, and each function's exported functions (by def index: enters()
+ * is asked in that order, and notes that it was asked) */
+static void build_index(struct reach *r, struct module *m)
+{
+    r->ubyat = xcalloc(r->nu + 1, sizeof *r->ubyat);
+    r->sbyslot = xcalloc(r->nstub + 1, sizeof *r->sbyslot);
+    for (int i = 0; i < r->nu; i++) r->ubyat[i] = i;
+    for (int i = 0; i < r->nstub; i++) r->sbyslot[i] = i;
+    sort_r = r;
+    if (r->nu) qsort(r->ubyat, r->nu, sizeof *r->ubyat, use_by_at);
+    if (r->nstub) qsort(r->sbyslot, r->nstub, sizeof *r->sbyslot, stub_by_slot);
+    sort_r = NULL;
+    if (r->nrs) qsort(r->rs, r->nrs, sizeof *r->rs, relslot_by_name);
+    int *of = xcalloc(m->ndefs_dyn + 1, sizeof *of), k = 0;
+    r->fdo = xcalloc(r->n + 2, sizeof *r->fdo);
+    for (int i = 0; i < m->ndefs_dyn; i++) {
+        const struct def *d = &m->defs[i];
+        of[i] = d->kind == K_FUNC ? fn_of(r, d->value) : -1;
+        if (of[i] >= 0) r->fdo[of[i] + 1]++;
+    }
+    for (int f = 0; f < r->n; f++) r->fdo[f + 1] += r->fdo[f];
+    r->fdv = xcalloc(r->fdo[r->n] + 1, sizeof *r->fdv);
+    int *at = xcalloc(r->n + 1, sizeof *at);
+    for (int i = 0; i < m->ndefs_dyn; i++)
+        if (of[i] >= 0) { k = r->fdo[of[i]] + at[of[i]]++; r->fdv[k] = i; }
+    free(at);
+    free(of);
 }
 
 static struct reach *build(struct module *m)
@@ -255,6 +325,7 @@ static struct reach *build(struct module *m)
     }
     r->ne = ne;
     free(e);
+    build_index(r, m);
     return r;
 }
 
@@ -262,56 +333,81 @@ void reach_free(void *p)
 {
     struct reach *r = p;
     if (!r) return;
-    free(r->lo); free(r->hi); free(r->eo); free(r->ev); free(r->root); free(r->u); free(r->stub); free(r);
+    free(r->lo); free(r->hi); free(r->eo); free(r->ev); free(r->root); free(r->u); free(r->stub);
+    free(r->ubyat); free(r->sbyslot); free(r->fdo); free(r->fdv); free(r->rs); free(r);
 }
 
 /* The GOT slots of m's relocations naming name, in *slots; -1 when one
  * lies outside the GOT (a pointer in data: anyone may call through it) */
-static int slots_of(struct module *m, const struct reach *r, const char *name, uint64_t **slots, int *n)
+static int slots_of(const struct reach *r, const char *name, uint64_t **slots, int *n)
 {
-    Elf *e = m->elf;
-    Elf_Scn *scn = NULL;
-    int cap = 0;
+    int lo = 0, hi = r->nrs;
+    while (lo < hi) {   /* the first relocation whose name is not below name */
+        int mid = (lo + hi) / 2;
+        if (strcmp(r->rs[mid].name, name) < 0) lo = mid + 1; else hi = mid;
+    }
     *slots = NULL;
     *n = 0;
-    while ((scn = elf_nextscn(e, scn))) {
-        GElf_Shdr sh, ss;
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !(sh.sh_flags & SHF_ALLOC)) continue;
-        Elf_Scn *sym = elf_getscn(e, sh.sh_link);
-        Elf_Data *d = elf_getdata(scn, NULL), *sd = sym ? elf_getdata(sym, NULL) : NULL;
-        if (!d || !sd || !gelf_getshdr(sym, &ss) || !sh.sh_entsize) continue;
-        for (size_t i = 0; i < d->d_size / sh.sh_entsize; i++) {
-            GElf_Rela rl;
-            GElf_Sym sy;
-            const char *s;
-            if (!gelf_getrela(d, i, &rl) || !GELF_R_SYM(rl.r_info) || !gelf_getsym(sd, GELF_R_SYM(rl.r_info), &sy)) continue;
-            if (!(s = elf_strptr(e, ss.sh_link, sy.st_name)) || strcmp(s, name)) continue;
-            if (!in_got(r, rl.r_offset)) return -1;
-            GROW(*slots, *n, cap);
-            (*slots)[(*n)++] = rl.r_offset;
-        }
-    }
+    int end = lo;
+    while (end < r->nrs && !strcmp(r->rs[end].name, name)) end++;
+    for (int i = lo; i < end; i++)
+        if (!in_got(r, r->rs[i].at)) return -1;
+    *slots = xcalloc(end - lo + 1, sizeof **slots);
+    for (int i = lo; i < end; i++) (*slots)[(*n)++] = r->rs[i].at;
     return 0;
 }
 
-/* Is the use a reader of slot: an instruction reading it, or a branch to
- * (or the address of) a PLT entry that jumps through it? */
-static int reads(const struct reach *r, const struct use *u, uint64_t slot)
+/* The first index of ix (n entries, sorted by key) whose key is not below k */
+static int lower(const int *ix, int n, uint64_t (*key)(const struct reach *, int), const struct reach *r, uint64_t k)
 {
-    if (u->at == slot) return 1;
-    for (int i = 0; i < r->nstub; i++)
-        if (r->stub[i].slot == slot && u->at >= r->stub[i].lo && u->at <= r->stub[i].hi) return 1;
-    return 0;
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (key(r, ix[mid]) < k) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+static uint64_t use_at(const struct reach *r, int i) { return r->u[i].at; }
+static uint64_t stub_slot(const struct reach *r, int i) { return r->stub[i].slot; }
+
+static int by_int(const void *a, const void *b)
+{
+    return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
+}
+
+/* The uses reading one of slots, as indexes into u[] in order, no repeats:
+ * an instruction reading a slot, or a branch to (or the address of) a PLT
+ * entry that jumps through it */
+static int readers(const struct reach *r, const uint64_t *slots, int nslots, int **out)
+{
+    int n = 0, cap = 0, *h = NULL;
+    for (int k = 0; k < nslots; k++) {
+        for (int j = lower(r->ubyat, r->nu, use_at, r, slots[k]); j < r->nu && r->u[r->ubyat[j]].at == slots[k]; j++) {
+            GROW(h, n, cap);
+            h[n++] = r->ubyat[j];
+        }
+        for (int s = lower(r->sbyslot, r->nstub, stub_slot, r, slots[k]); s < r->nstub && r->stub[r->sbyslot[s]].slot == slots[k]; s++) {
+            const struct stub *st = &r->stub[r->sbyslot[s]];
+            for (int j = lower(r->ubyat, r->nu, use_at, r, st->lo); j < r->nu && r->u[r->ubyat[j]].at <= st->hi; j++) {
+                GROW(h, n, cap);
+                h[n++] = r->ubyat[j];
+            }
+        }
+    }
+    if (n) qsort(h, n, sizeof *h, by_int);
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (!m || h[m - 1] != h[i]) h[m++] = h[i];
+    *out = h;
+    return m;
 }
 
 /* Is function f entered: a root, or the start of an export the image enters? */
-static int entered_fn(struct module *m, const struct reach *r, int f, int (*entered)(int def, void *arg), void *arg)
+static int entered_fn(const struct reach *r, int f, int (*entered)(int def, void *arg), void *arg)
 {
     if (r->root[f]) return 1;
-    for (int k = 0; k < m->ndefs_dyn; k++) {
-        const struct def *d = &m->defs[k];
-        if (d->kind == K_FUNC && d->value >= r->lo[f] && d->value < r->hi[f] && entered(k, arg)) return 1;
-    }
+    for (int j = r->fdo[f]; j < r->fdo[f + 1]; j++)
+        if (entered(r->fdv[j], arg)) return 1;
     return 0;
 }
 
@@ -322,16 +418,14 @@ int ref_runs(struct module *m, const char *name, int (*entered)(int def, void *a
     uint64_t *slots;
     int nslots, nsites = 0, runs = 0;
     *where = 0;
-    if (r->unknown || slots_of(m, r, name, &slots, &nslots) < 0) return 1;
+    if (r->unknown || slots_of(r, name, &slots, &nslots) < 0) return 1;
+    int *hits, nhits = readers(r, slots, nslots, &hits);
     /* from each reader's function back through its callers: the reference
      * runs if one of them is entered (the exports asked only there) */
     unsigned char *seen = xcalloc(r->n + 1, 1);
     int *q = xcalloc(r->n + 1, sizeof *q), nq = 0;
-    for (int i = 0; i < r->nu && !runs; i++) {
-        const struct use *u = &r->u[i];
-        int hit = 0;
-        for (int k = 0; k < nslots && !hit; k++) hit = reads(r, u, slots[k]);
-        if (!hit) continue;
+    for (int i = 0; i < nhits && !runs; i++) {
+        const struct use *u = &r->u[hits[i]];
         nsites++;
         /* the stub's address taken (a pointer may call it from anywhere), or code outside every function */
         if (u->addr || u->fn < 0) { runs = 1; break; }
@@ -342,12 +436,13 @@ int ref_runs(struct module *m, const char *name, int (*entered)(int def, void *a
     }
     for (int h = 0; h < nq && !runs; h++) {
         int f = q[h];
-        if (entered_fn(m, r, f, entered, arg)) { runs = 1; break; }
+        if (entered_fn(r, f, entered, arg)) { runs = 1; break; }
         for (int j = r->eo[f]; j < r->eo[f + 1]; j++)
             if (!seen[r->ev[j]]) { seen[r->ev[j]] = 1; q[nq++] = r->ev[j]; }
     }
     free(seen);
     free(q);
+    free(hits);
     free(slots);
     return runs || !nslots || !nsites;   /* a slot no instruction is seen reading: the walk missed it */
 }
