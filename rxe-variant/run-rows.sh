@@ -12,5 +12,11 @@ for row in "$@"; do
 	echo "== $row: [$tier tier] $what"
 	# RXE_SKIP=<why>: the tier cannot run here; each row says so, with why.
 	if [ -n "${RXE_SKIP-}" ]; then echo "[skipped: $RXE_SKIP]"; continue; fi
-	"$dir/$row/rxe-lab" || echo "$row: rxe-lab exited with status $?"
+	# RXE_LD_DEBUG=<what> (evidence.sh): the row's program alone under
+	# LD_DEBUG=<what>, its record in $RXE_LD_DEBUG_OUTPUT.<row>.<pid>
+	if [ -n "${RXE_LD_DEBUG-}" ]; then
+		LD_DEBUG=$RXE_LD_DEBUG LD_DEBUG_OUTPUT=$RXE_LD_DEBUG_OUTPUT.$row "$dir/$row/rxe-lab" || echo "$row: rxe-lab exited with status $?"
+	else
+		"$dir/$row/rxe-lab" || echo "$row: rxe-lab exited with status $?"
+	fi
 done
