@@ -335,11 +335,14 @@ verdict_differences() {
 # claims FILE: each paragraph (blank-line separated) that makes a claim, on one line.
 claims() { awk -v re="$claim_re" 'BEGIN { RS = "" } { p = $0; gsub(/\n/, " ", p); if (tolower(p) ~ re) print p }' "$1"; }
 # claim_gaps FILE LAB: "row" for each difference a claiming paragraph does not name.
+# (the differences read once, each matched by the shell: no process a paragraph)
 claim_gaps() {
-	local p d
+	local p d re diffs
+	diffs=$(verdict_differences "$2")
 	while IFS= read -r p; do
-		for d in $(verdict_differences "$2"); do
-			grep -qE "(^|[^A-Za-z0-9-])${d#*:}([^A-Za-z0-9-]|$)" <<< "$p" || echo "${d#*:}"
+		for d in $diffs; do
+			re="(^|[^A-Za-z0-9-])${d#*:}([^A-Za-z0-9-]|$)"
+			[[ $p =~ $re ]] || echo "${d#*:}"
 		done
 	done < <(claims "$1")
 }
@@ -348,8 +351,8 @@ claim_gaps() {
 	[ -n "$(verdict_differences)" ] || fail "expected/toolchain-differences records no verdict difference: nothing to check"
 	n=0
 	for f in $(readmes) "$TOP"/docs/*.md; do
-		lab=$(basename "$(dirname "$f")"); case $lab in rxe-variant) lab=rxe ;; esac
-		[ -f "$(table_file "$lab")" ] || lab=
+		lab=${f%/*}; lab=${lab##*/}; case $lab in rxe-variant) lab=rxe ;; esac
+		_table_file "$lab"; [ -f "$_tf" ] || lab=
 		[ -n "$(claims "$f")" ] && n=$((n + 1))
 		gaps=$(claim_gaps "$f" "$lab")
 		[ -z "$gaps" ] || fail "${f#$TOP/}: claims one verdict under every toolchain, but expected/toolchain-differences records a different verdict for: $(echo $gaps)"
@@ -453,7 +456,7 @@ readme_commands() {
 	for f in "$TOP/README.md" "$TOP"/docs/*.md; do
 		while read -r l; do
 			p=${l%%#*}; [ -n "$p" ] || continue
-			[ -e "$(dirname "$f")/$p" ] || fail "${f#$TOP/}: the link ($l) names no file"
+			[ -e "${f%/*}/$p" ] || fail "${f#$TOP/}: the link ($l) names no file"
 			n=$((n + 1))
 		done < <(grep -oE '\]\([^)]+\)' "$f" | sed 's/^](//; s/)$//' | grep -vE '^[a-z]+:')
 	done

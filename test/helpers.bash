@@ -107,18 +107,28 @@ count() {
 
 # fact FILE ID KEY: a field of `scripts/verdict --facts` for one row. The
 # facts of FILE are derived once per bats file (tests ask them row by row,
-# in loops over a table) and again only when FILE is newer.
+# in loops over a table) and again only when FILE is newer; a field is read
+# by the shell.
 fact() {
 	local f=${BATS_FILE_TMPDIR:-${BATS_TEST_TMPDIR:?}}/facts-${1//[\/ ]/_}
 	[ -s "$f" ] && [ "$f" -nt "$1" ] || "$TOP/scripts/verdict" --facts < "$1" > "$f"
-	awk -v id="$2" -v k="$3=" '$1 == id { for (i = 2; i <= NF; i++) if (index($i, k) == 1) print substr($i, length(k) + 1) }' "$f"
+	facts_field "$f" "$2" "$3"
+}
+# facts_field FACTS ID KEY: a field of a row's line in FACTS, a file of
+# `scripts/verdict --facts` lines, read by the shell.
+facts_field() {
+	local w x
+	while read -ra w; do
+		[ "${w[0]-}" = "$2" ] || continue
+		for x in "${w[@]:1}"; do [[ $x != "$3="* ]] || printf '%s\n' "${x#"$3="}"; done
+	done < "$1"
 }
 
 # elf_facts FILE...: what the loader reads from FILEs, through the suite's one
 # reader (scripts/dynamic, relocations included), without the file column,
 # blank-separated: "dyn NEEDED libc.so.6", "sym NAME VER TYPE BIND VIS NDX
 # SIZE", "rel COPY vx_table" (a relocation type without its R_<arch>_ prefix).
-elf_facts() { "$TOP/scripts/dynamic" --relocs "$@" | cut -f2- | tr '\t' ' '; }
+elf_facts() { "$TOP/scripts/dynamic" --relocs "$@" | sed 's/^[^\t]*\t//; y/\t/ /'; }
 
 # defines_node FILE NODE / needs_node FILE NODE: FILE defines (.gnu.version_d)
 # or needs (.gnu.version_r) the version NODE, read by the same reader.
