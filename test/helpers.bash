@@ -49,6 +49,9 @@ lab_outputs() { lab_output "$1" "$2"; lab_output "$1-evidence" "$2" EVIDENCE=1; 
 lab_setup_file() { lab_outputs "${LAB:?set LAB=<lab> before load helpers}" "$LAB"; }
 run_out() { out_file "$LAB"; }
 evidence_out() { out_file "$LAB-evidence"; }
+# The same as variables, RUN_OUT and EVIDENCE_OUT: tests ask them in loops,
+# and each $(run_out) is a process.
+[ -z "${LAB-}" ] || { RUN_OUT=${BATS_FILE_TMPDIR-}/$LAB.out EVIDENCE_OUT=${BATS_FILE_TMPDIR-}/$LAB-evidence.out; }
 rowdir() { echo "$BUILD/${LAB:?}/$1"; }
 
 # row FILE ID: the lines of one row, header included.
