@@ -133,7 +133,7 @@ same_svg() {
 
 @test "diagram: every lab's first row is drawn, none skipped (labs with committed pictures are checked above)" {
 	skipped=
-	for lab in $(make -s -C "$TOP" --no-print-directory labs); do
+	for lab in $(labs); do
 		[ -d "$TOP/docs/diagrams/$lab" ] && continue
 		r=$(table_rows "$lab" | awk '{ print $1 }')
 		run make -s -C "$TOP" --no-print-directory diagrams LAB="$lab" ROW="$r"
@@ -210,7 +210,7 @@ same_svg() {
 # The first two labs `make labs` lists: a Route A lab and one with its own
 # verdict words (its expect cells may be one word, which the sheet's list of
 # choices names).
-exercise_labs() { make -s -C "$TOP" --no-print-directory labs | head -n 2; }
+exercise_labs() { labs | head -n 2; }
 
 @test "exercises: the answer key is what an independent run of the lab derives, row by row" {
 	for lab in $(exercise_labs); do
@@ -245,7 +245,7 @@ row_sections() { sed -n '/^## /,$p' "$1"; }
 
 @test "exercises: no lab's sheet shows a row's what cell (route-b's, archive-order's and loader-errors' state the outcome); the key does" {
 	n=0
-	for lab in $(make -s -C "$TOP" --no-print-directory labs); do
+	for lab in $(labs); do
 		t=$(table_file "$lab"); [ -f "$t" ] || continue
 		: > "$BATS_TEST_TMPDIR/$lab.run"
 		"$TOP/scripts/exercises" "$lab" "$t" "$BATS_TEST_TMPDIR/$lab.run" "$BATS_TEST_TMPDIR" >/dev/null || fail "$lab: scripts/exercises failed"
@@ -291,7 +291,7 @@ golden_lab() { local g; g=$(basename "$1" .txt); case $g in rxe-vm) echo rxe ;; 
 	assert_equal "$derived" "$list"
 	nl_list=$'\n'$list$'\n'
 	n=0
-	for lab in $(make -s -C "$TOP" --no-print-directory labs); do
+	for lab in $(labs); do
 		[ -f "$(table_file "$lab")" ] || continue
 		while IFS=$'\t' read -r r w; do
 			w=${w%% *}; [ -n "$w" ] || continue
@@ -546,7 +546,7 @@ ref_problem() {
 citation_gaps() {
 	local name text kind ref n _labs
 	local -A _titles=() _rows=()
-	_labs=$'\n'$(make -s -C "$TOP" --no-print-directory labs)$'\n'    # read once, not once per citation
+	_labs=$'\n'$(labs)$'\n'    # read once, not once per citation
 	while IFS=$'\t' read -r name text; do
 		n=0
 		while IFS=$'\t' read -r kind ref; do

@@ -146,6 +146,15 @@ golden_diff() {
 	diff -u "$2" <("$TOP/scripts/normalise" < "$1")
 }
 
+# labs: the labs `make labs` lists, one a line. make is asked once per bats
+# file (a make reads the Makefiles: about 20 processes), the list kept in
+# its directory.
+labs() {
+	local f=${BATS_FILE_TMPDIR:-${BATS_TEST_TMPDIR:?}}/labs l
+	[ -s "$f" ] || make -s -C "$TOP" --no-print-directory labs > "$f" || { rm -f "$f"; return 2; }
+	while IFS= read -r l; do printf '%s\n' "$l"; done < "$f"
+}
+
 # The row tables, read through the same reader as make (scripts/rows2mk), so
 # a test never names a row or a count that a table states.
 # table_file LAB: the lab's table (the rxe lab lives in rxe-variant/, the
