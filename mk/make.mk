@@ -1,5 +1,11 @@
 # How make runs: the shell, the jobs, the PATH and environment every recipe
 # and test gets, and the small helpers every fragment uses.
+# A SIGTERM to make's pid alone reaches each recipe's shell (make sends it
+# on), not the commands that shell is waiting for: a running pipeline goes
+# on to its end, writing only temporary names. A shell can act on a signal
+# only in `wait`, so forwarding it would cost a process for every recipe
+# line; the README asks for make's process group instead (as a terminal
+# and timeout signal it), which reaches everything.
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 .DELETE_ON_ERROR:
