@@ -138,7 +138,7 @@ archive-order.diagram-ld-debug :=
 # read from the row's link record when that traced every name it needs
 # (--log, --map), not linked again.
 archive-order.facts = $(AO_SRC)/link-facts --rows '$(AO_TRACE)' $(foreach r,$1,'$r $(AO)/$r $(foreach a,$(call ao_archives,$r),$(AO)/$r/lib$a.a)')
-archive-order.evidence = { TMPDIR=$(AO)/$1 $(AO_SRC)/archive-clash --log $(AO)/$1/link.log '$(AO_TRACE)' --map $(AO)/$1/link.map $(call ao_link,$1) || [ $$? = 1 ]; } | sed 's/^/  | archive-clash /'
+archive-order.evidence = TMPDIR=$(AO)/$1 $(AO_SRC)/archive-clash --prefix '  | archive-clash ' --log $(AO)/$1/link.log '$(AO_TRACE)' --map $(AO)/$1/link.map $(call ao_link,$1) || [ $$? = 1 ]
 
 # make archive-order [ROW=<id>] [EVIDENCE=1], make evidence-archive-order
 $(eval $(call lab_entry,archive-order,ROW,$(AO)/%/app))

@@ -268,7 +268,9 @@ loader-errors.diagram-ld-debug :=
 # The row's directory absolute and physical (B_ABS): the scripts take it as
 # given, with no cd and no subshell.
 loader-errors.run = $(LE_SRC)/run $(B_ABS)/loader-errors/$1 $(LE)/host-glibc.txt $(loader-errors.$1.run)
-loader-errors.evidence = $(LE_SRC)/facts $(B_ABS)/loader-errors/$1 $(LE)/host-glibc.txt
+# The facts of every row read in one pass once the rows ran (run_rows: a
+# lab's $(LAB.facts)), not one pass a row.
+loader-errors.facts = $(LE_SRC)/facts $(LE)/host-glibc.txt $(addprefix $(B_ABS)/loader-errors/,$1)
 
 # make loader-errors [ROW=<id>] [EVIDENCE=1], make evidence-loader-errors
 $(eval $(call lab_entry,loader-errors,ROW,$(LE)/%/app))

@@ -183,9 +183,10 @@ $(foreach r,$(route-b.rows),$(eval $(call rb_row,$r)))
 # With EVIDENCE ($2, the record run_rows names, says so) the run is the
 # evidence run too: run-row --out keeps its output (with a last maps step)
 # and its LD_DEBUG=bindings,scopes lines in the row's facts.out and
-# facts.debug, which loader-facts --ran reads.
+# facts.debug, which loader-facts reads for every row in one pass once all
+# ran (run_rows: ROWS).
 route-b.run = $(SCRIPTS)/row-env --bare $(RB_SRC)/run-row $(if $2,--out $(addprefix $(B_ABS)/route-b/$1/,facts.out facts.debug)) $(RB)/$1/app $(route-b.$1.steps)
-route-b.evidence = $(RB_SRC)/loader-facts --ran $(B_ABS)/route-b/$1 $(route-b.$1.steps)
+route-b.facts = $(RB_SRC)/loader-facts --rows $(foreach r,$1,'$r $(B_ABS)/route-b/$r')
 
 # make route-b [ROW=<id>] [EVIDENCE=1], make evidence-route-b
 $(eval $(call lab_entry,route-b,ROW,$(RB)/%/app))

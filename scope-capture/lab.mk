@@ -111,16 +111,16 @@ $(foreach r,$(scope-capture.rows),$(eval $(call sc_row,$r)))
 scope_preload = $(if $(scope-capture.$1.preload),$(B_ABS)/scope-capture/$1/$(scope-capture.$1.preload))
 # With EVIDENCE ($2: the record run_rows names) the row's run is its
 # evidence run too: the loader's whole record (bindings, scopes, files) goes
-# to $2.<pid>, kept as the row's loader.trace (copied: the lab's pass removes
-# the records it read; check-bindings-labs reads the kept one; a RUN= that
-# starts processes of its own leaves one record each, all kept, as the
-# program's stderr kept them before), where loader-facts reads it;
-# scripts/evidence --rows reads the bindings of every row once all ran.
+# to $2.<pid>. Once every row ran, scripts/evidence --rows reads the
+# bindings of every row (and leaves the records), then loader-facts --rows
+# keeps each row's records as its loader.trace (check-bindings-labs reads
+# it; a RUN= that starts processes of its own leaves one record each, all
+# kept, as the program's stderr kept them before), reads the rest of the
+# facts of every row from them, and removes the records.
 scope-capture.run = $(SCRIPTS)/row-env $(if $2,LD_DEBUG=bindings$(comma)scopes$(comma)files LD_DEBUG_OUTPUT=$2) $(if $(call scope_preload,$1),LD_PRELOAD=$(call scope_preload,$1)) $(B)/scope-capture/$1/app
-scope-capture.facts = $(SCRIPTS)/evidence --rows $2 $(foreach r,$1,'$r register_driver $(B)/scope-capture/$r/app \
-	$(addprefix $(B)/scope-capture/$r/,libbundle.so $(if $(filter soname,$(scope-capture.$r.bundle)),bundled/libregistryB.so.1) libproviderB.so)')
-scope-capture.evidence = cat $2.* > $(B)/scope-capture/$1/loader.trace && \
-	$(SCOPE_SRC)/loader-facts --trace $(B)/scope-capture/$1/loader.trace $(B_ABS)/scope-capture/$1 $(scope-capture.$1.preload)
+scope-capture.facts = $(SCRIPTS)/evidence --rows --keep $2 $(foreach r,$1,'$r register_driver $(B)/scope-capture/$r/app \
+	$(addprefix $(B)/scope-capture/$r/,libbundle.so $(if $(filter soname,$(scope-capture.$r.bundle)),bundled/libregistryB.so.1) libproviderB.so)') \
+	';' $(SCOPE_SRC)/loader-facts --rows $2 $(foreach r,$1,'$r $(B_ABS)/scope-capture/$r')
 
 # make scope-capture [ROW=<id>] [EVIDENCE=1], make evidence-scope-capture
 $(eval $(call lab_entry,scope-capture,VARIANT,$(B)/scope-capture/%/app))

@@ -13,28 +13,42 @@ setup_file() {
 	for v in misdirected no-split link-error; do rows_expecting archive-order "$v" > "$BATS_FILE_TMPDIR/rows.$v"; done
 }
 
-O() { out_file ao; }
-E() { out_file ao-evidence; }
-dir() { echo "$BUILD/archive-order/$1"; }
+# The run, the run with its evidence, the rows' build directories (variables:
+# a function's $(...) is a process, and tests ask them in loops).
+O=$BATS_FILE_TMPDIR/ao.out E=$BATS_FILE_TMPDIR/ao-evidence.out D=$BUILD/archive-order
 clash() { "$TOP/archive-order/archive-clash" "$@"; }
 # ran_addrs ROW: the run-time address of the vx_open_device each collective called, one a line.
-ran_addrs() { row "$(O)" "$1" | grep -E '^\[[^ ]+ ran stack=' | grep -oE '@0x[0-9a-fA-F]+'; }
-# evidence ROW PREFIX: the row's evidence lines starting with PREFIX, "  | " cut.
-evidence() { evidence_lines "$(E)" "$1" | grep -F -- "$2" || true; }
+ran_addrs() {
+	local l s ran='^\[[^ ]+ ran stack=' at='@0x[0-9a-fA-F]+'
+	_row_lines "$O" "$1" || { row "$O" "$1" | grep -E "$ran" | grep -oE "$at"; return; }
+	for l in "${_rl[@]}"; do
+		[[ $l =~ $ran ]] || continue
+		s=$l; while [[ $s =~ $at ]]; do printf '%s\n' "${BASH_REMATCH[0]}"; s=${s#*"${BASH_REMATCH[0]}"}; done
+	done
+}
+# evidence ROW PREFIX: the row's evidence lines holding PREFIX, "  | " cut;
+# _evidence puts them in the array _ev, with no process.
+_evidence() {
+	local l
+	_ev=()
+	_row_lines "$E" "$1" || { mapfile -t _ev < <(evidence_lines "$E" "$1" | grep -F -- "$2"); return 0; }
+	for l in "${_rl[@]}"; do [[ $l != '  | '*"$2"* ]] || _ev+=("${l#'  | '}"); done
+}
+evidence() { _evidence "$@"; [ ${#_ev[@]} -eq 0 ] || printf '%s\n' "${_ev[@]}"; }
 # expecting VERDICT: the rows whose expect cell names VERDICT (rows_expecting, cached).
-expecting() { cat "$BATS_FILE_TMPDIR/rows.$1"; }
+expecting() { local r; while IFS= read -r r; do printf '%s\n' "$r"; done < "$BATS_FILE_TMPDIR/rows.$1"; }
 # derived ROW KEY: a field of the row's `scripts/verdict --facts` line (cached).
-derived() { awk -v id="$1" -v k="$2=" '$1 == id { for (i = 2; i <= NF; i++) if (index($i, k) == 1) print substr($i, length(k) + 1) }' "$BATS_FILE_TMPDIR/facts"; }
+derived() { facts_field "$BATS_FILE_TMPDIR/facts" "$1" "$2"; }
 # victims ROW: the collectives the verdict found misdirected.
-victims() { derived "$1" consumers | tr ',' '\n' | sed 's/:.*//' | grep . || true; }
+victims() { local c v; v=$(derived "$1" consumers); local IFS=,; for c in $v; do [ -z "${c%%:*}" ] || printf '%s\n' "${c%%:*}"; done; }
 
 @test "golden: normalised make archive-order equals expected/archive-order.txt" {
-	run golden_diff "$(O)" "$TOP/expected/archive-order.txt"
+	run golden_diff "$O" "$TOP/expected/archive-order.txt"
 	assert_success
 }
 
 @test "every row of the table is there, in order" {
-	run grep -oE '^== [^:]+' "$(O)"
+	run grep -oE '^== [^:]+' "$O"
 	assert_output "$(printf '== %s\n' $(table_rows archive-order))"
 }
 
@@ -81,9 +95,9 @@ victims() { derived "$1" consumers | tr ',' '\n' | sed 's/:.*//' | grep . || tru
 @test "link-error rows: the linker's own message is the result; no program, and make went on" {
 	rows=$(expecting link-error); [ -n "$rows" ]
 	for r in $rows; do
-		row "$(O)" "$r" | grep -qE "^\[ld\] .*(multiple definition of|undefined reference to) .vx_[a-z_]+'" || fail "$r: no linker message"
-		[ ! -e "$(dir "$r")/app" ] || fail "$r: an app was linked"
-		grep -qx '\[link exit [1-9][0-9]*\]' "$(dir "$r")/link.log" || fail "$r: link.log records no failure"
+		row "$O" "$r" | grep -qE "^\[ld\] .*(multiple definition of|undefined reference to) .vx_[a-z_]+'" || fail "$r: no linker message"
+		[ ! -e "$D/$r/app" ] || fail "$r: an app was linked"
+		grep -qx '\[link exit [1-9][0-9]*\]' "$D/$r/link.log" || fail "$r: link.log records no failure"
 	done
 }
 
@@ -104,7 +118,7 @@ victims() { derived "$1" consumers | tr ',' '\n' | sed 's/:.*//' | grep . || tru
 }
 
 @test "nofix-visibility: the stacks' vx_open_device is HIDDEN in the archive, and still misdirected" {
-	run readelf -sW "$(dir nofix-visibility)/libverbs_bundled.a"
+	run readelf -sW "$D/nofix-visibility/libverbs_bundled.a"
 	assert_output --regexp 'GLOBAL +HIDDEN +[0-9]+ vx_open_device'
 	assert_equal "$(derived nofix-visibility verdict)" "$(expect_verdict archive-order nofix-visibility)"
 }
@@ -166,7 +180,7 @@ victims() { derived "$1" consumers | tr ',' '\n' | sed 's/:.*//' | grep . || tru
 	for r in $list; do
 		evidence "$r" 'archive-clash ' | grep -q ': captured=' && fail "$r: flagged"
 		# a duplicate the linker itself refuses is reported as loud
-		if row "$(O)" "$r" | grep -q '^\[ld\] .*multiple definition of'; then
+		if row "$O" "$r" | grep -q '^\[ld\] .*multiple definition of'; then
 			evidence "$r" 'archive-clash ' | grep -q ': loud=' || fail "$r: not reported loud"
 		fi
 	done
@@ -174,13 +188,13 @@ victims() { derived "$1" consumers | tr ',' '\n' | sed 's/:.*//' | grep . || tru
 
 # extracted ROW: the archive members the row's link extracted, as
 # "lib<x>.a(<member>)" (scripts/link-map on the row's linker map, link.map).
-extracted() { "$TOP/scripts/link-map" "$(dir "$1")/link.map" | cut -f 2 | sed 's|.*/||'; }
+extracted() { "$TOP/scripts/link-map" "$D/$1/link.map" | sed 's|^[^\t]*\t\([^\t]*\).*|\1|; s|.*/||'; }
 # strength ROW MEMBER: nm's type of vx_open_device in that member (T strong, W/V weak), from the evidence.
-strength() { evidence "$1" "nm $2: vx_open_device=" | sed 's/.*=//'; }
+strength() { local l; _evidence "$1" "nm $2: vx_open_device="; for l in "${_ev[@]}"; do printf '%s\n' "${l##*=}"; done; }
 
 @test "two extracted members define vx_open_device: both strong is refused; otherwise the first strong one, else the first extracted, is what the collectives ran" {
 	for r in $(table_rows archive-order); do
-		[ -f "$(dir "$r")/link.map" ] || continue
+		[ -f "$D/$r/link.map" ] || continue
 		defs=() kinds=()
 		for m in $(extracted "$r"); do
 			k=$(strength "$r" "$m"); case $k in T|W|V) defs+=("$m") kinds+=("$k") ;; esac
@@ -193,7 +207,7 @@ strength() { evidence "$1" "nm $2: vx_open_device=" | sed 's/.*=//'; }
 			if [ "${kinds[0]}" != T ] && [ "${kinds[1]}" = T ]; then inforce=${defs[1]}; else inforce=${defs[0]}; fi
 			stack=$(sed -n 's/^libverbs_\([a-z]*\)\.a(.*/\1/p' <<< "$inforce")
 			[ -n "$stack" ] || fail "$r: cannot tell which stack $inforce is"
-			assert_equal "$r: $(row "$(O)" "$r" | sed -n 's/^\[[^ ]* ran stack=\([^ ]*\) .*/\1/p' | sort -u)" "$r: $stack"
+			assert_equal "$r: $(row "$O" "$r" | sed -n 's/^\[[^ ]* ran stack=\([^ ]*\) .*/\1/p' | sort -u)" "$r: $stack"
 			weak=$((${weak:-0} + 1))
 			[ "${kinds[1]}" = T ] || later=$((${later:-0} + 1))
 		fi
@@ -206,7 +220,7 @@ strength() { evidence "$1" "nm $2: vx_open_device=" | sed 's/.*=//'; }
 
 @test "archive-clash: shadowed members are the ones the linker map shows never extracted; the ones it says in force, overridden or ignored were extracted" {
 	for r in $(table_rows archive-order); do
-		grep -qx '\[link exit 0\]' "$(dir "$r")/link.log" || continue
+		grep -qx '\[link exit 0\]' "$D/$r/link.log" || continue
 		ext=$(extracted "$r")
 		while read -r fact m; do
 			case $fact in
@@ -221,14 +235,14 @@ strength() { evidence "$1" "nm $2: vx_open_device=" | sed 's/.*=//'; }
 }
 
 @test "bundled-first: GNU ld has passed libverbs_bundled.a when collective_b needs it; undefined reference" {
-	run row "$(O)" bundled-first
+	run row "$O" bundled-first
 	assert_line --regexp "^\[ld\] .*undefined reference to .vx_abi_bundled'"
 	run evidence bundled-first 'trace libverbs_bundled.a('
 	assert_output ''
 }
 
 @test "archive-clash: two archives define the name but each reference gets the first after it: listed, not flagged" {
-	d=$(dir collision)
+	d=$D/collision
 	printf 'void collective_a_run(void);\nint main(void) { collective_a_run(); return 0; }\n' > "$BATS_TEST_TMPDIR/a_only.c"
 	gcc -c "$BATS_TEST_TMPDIR/a_only.c" -o "$BATS_TEST_TMPDIR/a_only.o"
 	run clash gcc -o "$BATS_TEST_TMPDIR/x" "$BATS_TEST_TMPDIR/a_only.o" -L"$d" -lcollective_a -lverbs_vendor -lverbs_bundled
@@ -240,14 +254,14 @@ strength() { evidence "$1" "nm $2: vx_open_device=" | sed 's/.*=//'; }
 }
 
 @test "archive-clash: the collision's own link line exits 1 with one warning line" {
-	d=$(dir collision)
+	d=$D/collision
 	run clash gcc -o "$BATS_TEST_TMPDIR/x" "$d/app.o" -L"$d" -lcollective_a -lverbs_vendor -lcollective_b -lverbs_bundled
 	assert_failure 1
 	assert_line 'warning: 1 reference(s) captured across archives; the linker reported none'
 }
 
 @test "archive-clash --log: the row's link record answers, the same facts, with no second link" {
-	d=$(dir collision)
+	d=$D/collision
 	line=(-o "$BATS_TEST_TMPDIR/x" "$d/app.o" -L"$d" -lcollective_a -lverbs_vendor -lcollective_b -lverbs_bundled)
 	run clash gcc "${line[@]}"
 	want=$output

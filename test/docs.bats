@@ -133,7 +133,7 @@ same_svg() {
 
 @test "diagram: every lab's first row is drawn, none skipped (labs with committed pictures are checked above)" {
 	skipped=
-	for lab in $(make -s -C "$TOP" --no-print-directory labs); do
+	for lab in $(labs); do
 		[ -d "$TOP/docs/diagrams/$lab" ] && continue
 		r=$(table_rows "$lab" | awk '{ print $1 }')
 		run make -s -C "$TOP" --no-print-directory diagrams LAB="$lab" ROW="$r"
@@ -210,7 +210,7 @@ same_svg() {
 # The first two labs `make labs` lists: a Route A lab and one with its own
 # verdict words (its expect cells may be one word, which the sheet's list of
 # choices names).
-exercise_labs() { make -s -C "$TOP" --no-print-directory labs | head -n 2; }
+exercise_labs() { labs | head -n 2; }
 
 @test "exercises: the answer key is what an independent run of the lab derives, row by row" {
 	for lab in $(exercise_labs); do
@@ -245,7 +245,7 @@ row_sections() { sed -n '/^## /,$p' "$1"; }
 
 @test "exercises: no lab's sheet shows a row's what cell (route-b's, archive-order's and loader-errors' state the outcome); the key does" {
 	n=0
-	for lab in $(make -s -C "$TOP" --no-print-directory labs); do
+	for lab in $(labs); do
 		t=$(table_file "$lab"); [ -f "$t" ] || continue
 		: > "$BATS_TEST_TMPDIR/$lab.run"
 		"$TOP/scripts/exercises" "$lab" "$t" "$BATS_TEST_TMPDIR/$lab.run" "$BATS_TEST_TMPDIR" >/dev/null || fail "$lab: scripts/exercises failed"
@@ -291,7 +291,7 @@ golden_lab() { local g; g=$(basename "$1" .txt); case $g in rxe-vm) echo rxe ;; 
 	assert_equal "$derived" "$list"
 	nl_list=$'\n'$list$'\n'
 	n=0
-	for lab in $(make -s -C "$TOP" --no-print-directory labs); do
+	for lab in $(labs); do
 		[ -f "$(table_file "$lab")" ] || continue
 		while IFS=$'\t' read -r r w; do
 			w=${w%% *}; [ -n "$w" ] || continue
@@ -335,11 +335,14 @@ verdict_differences() {
 # claims FILE: each paragraph (blank-line separated) that makes a claim, on one line.
 claims() { awk -v re="$claim_re" 'BEGIN { RS = "" } { p = $0; gsub(/\n/, " ", p); if (tolower(p) ~ re) print p }' "$1"; }
 # claim_gaps FILE LAB: "row" for each difference a claiming paragraph does not name.
+# (the differences read once, each matched by the shell: no process a paragraph)
 claim_gaps() {
-	local p d
+	local p d re diffs
+	diffs=$(verdict_differences "$2")
 	while IFS= read -r p; do
-		for d in $(verdict_differences "$2"); do
-			grep -qE "(^|[^A-Za-z0-9-])${d#*:}([^A-Za-z0-9-]|$)" <<< "$p" || echo "${d#*:}"
+		for d in $diffs; do
+			re="(^|[^A-Za-z0-9-])${d#*:}([^A-Za-z0-9-]|$)"
+			[[ $p =~ $re ]] || echo "${d#*:}"
 		done
 	done < <(claims "$1")
 }
@@ -348,8 +351,8 @@ claim_gaps() {
 	[ -n "$(verdict_differences)" ] || fail "expected/toolchain-differences records no verdict difference: nothing to check"
 	n=0
 	for f in $(readmes) "$TOP"/docs/*.md; do
-		lab=$(basename "$(dirname "$f")"); case $lab in rxe-variant) lab=rxe ;; esac
-		[ -f "$(table_file "$lab")" ] || lab=
+		lab=${f%/*}; lab=${lab##*/}; case $lab in rxe-variant) lab=rxe ;; esac
+		_table_file "$lab"; [ -f "$_tf" ] || lab=
 		[ -n "$(claims "$f")" ] && n=$((n + 1))
 		gaps=$(claim_gaps "$f" "$lab")
 		[ -z "$gaps" ] || fail "${f#$TOP/}: claims one verdict under every toolchain, but expected/toolchain-differences records a different verdict for: $(echo $gaps)"
@@ -453,7 +456,7 @@ readme_commands() {
 	for f in "$TOP/README.md" "$TOP"/docs/*.md; do
 		while read -r l; do
 			p=${l%%#*}; [ -n "$p" ] || continue
-			[ -e "$(dirname "$f")/$p" ] || fail "${f#$TOP/}: the link ($l) names no file"
+			[ -e "${f%/*}/$p" ] || fail "${f#$TOP/}: the link ($l) names no file"
 			n=$((n + 1))
 		done < <(grep -oE '\]\([^)]+\)' "$f" | sed 's/^](//; s/)$//' | grep -vE '^[a-z]+:')
 	done
@@ -543,7 +546,7 @@ ref_problem() {
 citation_gaps() {
 	local name text kind ref n _labs
 	local -A _titles=() _rows=()
-	_labs=$'\n'$(make -s -C "$TOP" --no-print-directory labs)$'\n'    # read once, not once per citation
+	_labs=$'\n'$(labs)$'\n'    # read once, not once per citation
 	while IFS=$'\t' read -r name text; do
 		n=0
 		while IFS=$'\t' read -r kind ref; do

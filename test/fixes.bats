@@ -9,8 +9,7 @@ setup_file() {
 	lab_setup_file
 }
 
-F() { run_out; }
-E() { evidence_out; }
+F=$RUN_OUT E=$EVIDENCE_OUT
 dir() { rowdir "$1"; }
 
 # one_row_table ROW SED: fixes/rows reduced to its header, its defaults and
@@ -22,12 +21,12 @@ one_row_table() {
 }
 
 @test "golden: normalised make fixes equals expected/fixes.txt" {
-	run golden_diff "$(F)" "$TOP/expected/fixes.txt"
+	run golden_diff "$F" "$TOP/expected/fixes.txt"
 	assert_success
 }
 
 @test "every rung of fixes/rows is run, in table order" {
-	run grep -oE '^== [^:]+' "$(F)"
+	run grep -oE '^== [^:]+' "$F"
 	assert_output "$(printf '== %s\n' $(table_rows fixes))"
 }
 
@@ -47,16 +46,16 @@ one_row_table() {
 }
 
 @test "nofix-version-script: SPLIT; the versioned reference binds to the executable's unversioned copy" {
-	run row "$(E)" nofix-version-script
+	run row "$E" nofix-version-script
 	assert_output --regexp "LD_DEBUG: binding file libcollective.so .* to app .*vx_get_device_list' \[VERBS_1.0\]"
 }
 
 @test "fix-drop-duplicate: reunited, one table written and read" {
-	assert_equal "$(read_addrs "$(F)" fix-drop-duplicate)" "$(written_addrs "$(F)" fix-drop-duplicate)"
+	assert_equal "$(read_addrs "$F" fix-drop-duplicate)" "$(written_addrs "$F" fix-drop-duplicate)"
 }
 
 @test "fix-exclude-libs: plugin and collective reunited, the app's own call still reads its private copy" {
-	run row "$(F)" fix-exclude-libs
+	run row "$F" fix-exclude-libs
 	assert_line --regexp '^\[get_list <- copy=STATIC table@0x[0-9a-f]+\] this copy holds 0'
 	run elf_facts "$(dir fix-exclude-libs)/app"
 	refute_line --regexp '^sym vx_'
@@ -64,7 +63,7 @@ one_row_table() {
 }
 
 @test "fix-exclude-libs-all: the plugin's callback is hidden too, and the plugin never loads" {
-	run row "$(F)" fix-exclude-libs-all
+	run row "$F" fix-exclude-libs-all
 	assert_line '[plugin not loaded: libvxplugin.so: undefined symbol: host_api_version]'
 	run elf_facts "$(dir fix-exclude-libs-all)/app"
 	refute_line --regexp '^sym host_api_version '
@@ -77,7 +76,7 @@ one_row_table() {
 	run nm -D --defined-only "$(dir fix-prefix-rename)/libverbs_shared.so"
 	assert_line --regexp ' T vx_get_device_list$'
 	# live: the app's call ran in the renamed (STATIC) copy
-	run row "$(F)" fix-prefix-rename
+	run row "$F" fix-prefix-rename
 	assert_line --regexp '^\[get_list <- copy=STATIC table@'
 }
 
@@ -86,7 +85,7 @@ one_row_table() {
 	refute_line 'dyn NEEDED libverbs_shared.so'
 	refute_line 'dyn NEEDED libcollective.so'
 	refute_line --regexp '^sym vx_'
-	run row "$(F)" fix-static-canonical
+	run row "$F" fix-static-canonical
 	refute_output --partial copy=SHARED
 }
 

@@ -33,6 +33,7 @@ export B BUILD
 # keep its stdout in $BATS_FILE_TMPDIR/NAME.out (use from setup_file).
 lab_output() {
 	local name=$1; shift
+	[ ! -d "$BATS_FILE_TMPDIR/$name.rows" ] || rm -rf "$BATS_FILE_TMPDIR/$name.rows"
 	make -s -C "$TOP" --no-print-directory "$@" > "$BATS_FILE_TMPDIR/$name.out"
 }
 out_file() { echo "$BATS_FILE_TMPDIR/$1.out"; }
@@ -48,13 +49,44 @@ lab_outputs() { lab_output "$1" "$2"; lab_output "$1-evidence" "$2" EVIDENCE=1; 
 lab_setup_file() { lab_outputs "${LAB:?set LAB=<lab> before load helpers}" "$LAB"; }
 run_out() { out_file "$LAB"; }
 evidence_out() { out_file "$LAB-evidence"; }
+# The same as variables, RUN_OUT and EVIDENCE_OUT: tests ask them in loops,
+# and each $(run_out) is a process.
+[ -z "${LAB-}" ] || { RUN_OUT=${BATS_FILE_TMPDIR-}/$LAB.out EVIDENCE_OUT=${BATS_FILE_TMPDIR-}/$LAB-evidence.out; }
 rowdir() { echo "$BUILD/${LAB:?}/$1"; }
 
 # row FILE ID: the lines of one row, header included.
-row() { awk -v id="$2" '/^== / { on = ($2 == id ":") } on' "$1"; }
+row() {
+	if _row_lines "$1" "$2"; then [ ${#_rl[@]} -eq 0 ] || printf '%s\n' "${_rl[@]}"; return 0; fi
+	awk -v id="$2" '/^== / { on = ($2 == id ":") } on' "$1"
+}
+# _row_lines FILE ID: the row's lines into the array _rl, with no process,
+# for a file of this bats file's own ($BATS_FILE_TMPDIR/*.out: the lab's
+# runs, written once in setup_file); false for any other file. Tests ask
+# for rows hundreds of times, in loops over a table: such a file is split
+# into one file a row the first time (one awk, ROWS/.done last), and again
+# only when FILE is newer; lab_output, which writes it anew, drops ROWS.
+_row_lines() {
+	local d=${1%.out}.rows
+	[[ $1 == "${BATS_FILE_TMPDIR:-/nonexistent}"/*.out && $2 =~ ^[A-Za-z0-9][A-Za-z0-9._+-]*$ && -f $1 ]] || return 1
+	if [ ! -f "$d/.done" ] || [ "$1" -nt "$d/.done" ]; then
+		[ -d "$d" ] || mkdir "$d" || return 1
+		awk -v d="$d" '/^== / { f = ""; id = $2; if (id ~ /^[A-Za-z0-9][A-Za-z0-9._+-]*:$/) f = d "/" substr(id, 1, length(id) - 1) }
+			f != "" { print > f }
+			END { print "" > (d "/.done") }' "$1" || return 1
+	fi
+	_rl=()
+	[ ! -f "$d/$2" ] || mapfile -t _rl < "$d/$2"
+}
 # evidence_lines FILE ID: one row's evidence lines (EVIDENCE=1), without
 # their "  | " prefix.
-evidence_lines() { row "$1" "$2" | sed -n 's/^  | //p'; }
+evidence_lines() {
+	local l
+	if _row_lines "$1" "$2"; then
+		for l in "${_rl[@]}"; do [[ $l != '  | '* ]] || printf '%s\n' "${l#'  | '}"; done
+		return 0
+	fi
+	row "$1" "$2" | sed -n 's/^  | //p'
+}
 
 # Raw run-time addresses of a row's write (" -> ") and read (" <- ") events:
 # the row's event lines and their addresses picked by one awk (was the row's
@@ -67,22 +99,39 @@ row_addrs() {
 }
 
 # count FILE ID WHO: the device count a consumer line reports.
-count() { row "$1" "$2" | sed -nE "s/^ *$3(:| sees)( discovered)? ([0-9]+) device\\(s\\).*/\\3/p" | head -n 1; }
+count() {
+	local l re="^ *$3(:| sees)( discovered)? ([0-9]+) device\\(s\\)"
+	if _row_lines "$1" "$2"; then
+		for l in "${_rl[@]}"; do [[ $l =~ $re ]] && { printf '%s\n' "${BASH_REMATCH[-1]}"; return 0; }; done
+		return 0
+	fi
+	row "$1" "$2" | sed -nE "s/^ *$3(:| sees)( discovered)? ([0-9]+) device\\(s\\).*/\\3/p" | head -n 1
+}
 
 # fact FILE ID KEY: a field of `scripts/verdict --facts` for one row. The
 # facts of FILE are derived once per bats file (tests ask them row by row,
-# in loops over a table) and again only when FILE is newer.
+# in loops over a table) and again only when FILE is newer; a field is read
+# by the shell.
 fact() {
 	local f=${BATS_FILE_TMPDIR:-${BATS_TEST_TMPDIR:?}}/facts-${1//[\/ ]/_}
 	[ -s "$f" ] && [ "$f" -nt "$1" ] || "$TOP/scripts/verdict" --facts < "$1" > "$f"
-	awk -v id="$2" -v k="$3=" '$1 == id { for (i = 2; i <= NF; i++) if (index($i, k) == 1) print substr($i, length(k) + 1) }' "$f"
+	facts_field "$f" "$2" "$3"
+}
+# facts_field FACTS ID KEY: a field of a row's line in FACTS, a file of
+# `scripts/verdict --facts` lines, read by the shell.
+facts_field() {
+	local w x
+	while read -ra w; do
+		[ "${w[0]-}" = "$2" ] || continue
+		for x in "${w[@]:1}"; do [[ $x != "$3="* ]] || printf '%s\n' "${x#"$3="}"; done
+	done < "$1"
 }
 
 # elf_facts FILE...: what the loader reads from FILEs, through the suite's one
 # reader (scripts/dynamic, relocations included), without the file column,
 # blank-separated: "dyn NEEDED libc.so.6", "sym NAME VER TYPE BIND VIS NDX
 # SIZE", "rel COPY vx_table" (a relocation type without its R_<arch>_ prefix).
-elf_facts() { "$TOP/scripts/dynamic" --relocs "$@" | cut -f2- | tr '\t' ' '; }
+elf_facts() { "$TOP/scripts/dynamic" --relocs "$@" | sed 's/^[^\t]*\t//; y/\t/ /'; }
 
 # defines_node FILE NODE / needs_node FILE NODE: FILE defines (.gnu.version_d)
 # or needs (.gnu.version_r) the version NODE, read by the same reader.
@@ -95,6 +144,15 @@ defines_sym()  { "$TOP/scripts/dynamic" "$1" | awk -F'\t' -v n="$2" '$2 == "sym"
 # diff and fails on any difference.
 golden_diff() {
 	diff -u "$2" <("$TOP/scripts/normalise" < "$1")
+}
+
+# labs: the labs `make labs` lists, one a line. make is asked once per bats
+# file (a make reads the Makefiles: about 20 processes), the list kept in
+# its directory.
+labs() {
+	local f=${BATS_FILE_TMPDIR:-${BATS_TEST_TMPDIR:?}}/labs l
+	[ -s "$f" ] || make -s -C "$TOP" --no-print-directory labs > "$f" || { rm -f "$f"; return 2; }
+	while IFS= read -r l; do printf '%s\n' "$l"; done < "$f"
 }
 
 # The row tables, read through the same reader as make (scripts/rows2mk), so
@@ -117,12 +175,19 @@ _table_mk() {
 	_mk="${BATS_FILE_TMPDIR:-${BATS_TEST_TMPDIR:?}}/table-$t.mk"
 	[ -s "$_mk" ] && [ "$_mk" -nt "$_tf" ] || "$TOP/scripts/rows2mk" "$1" "$_tf" > "$_mk" || { rm -f "$_mk"; return 2; }
 }
-# table_rows LAB: the row ids, in table order.
-table_rows() { _table_mk "$1" && sed -n "s/^$1\\.rows := *//p" "$_mk"; }
+# table_rows LAB: the row ids, in table order. table_rows and table_cell
+# read the file by the shell: a loop asks them once a row.
+table_rows() {
+	local l
+	_table_mk "$1" || return
+	while IFS= read -r l; do [[ $l != "$1.rows :="* ]] || { l=${l#"$1.rows :="}; printf '%s\n' "${l#"${l%%[! ]*}"}"; }; done < "$_mk"
+}
 # table_cell LAB ROW COLUMN: one cell ("-" cells read as empty).
 table_cell() {
+	local k="$1.$2.$3 := " l found=
 	_table_mk "$1" || return 2
-	awk -v k="$1.$2.$3 := " 'index($0, k) == 1 { print substr($0, length(k) + 1); found = 1 } END { exit !found }' "$_mk"
+	while IFS= read -r l; do [[ $l != "$k"* ]] || { printf '%s\n' "${l:${#k}}"; found=1; }; done < "$_mk"
+	[ -n "$found" ]
 }
 # table_column LAB COLUMN: one "ROW<tab>CELL" line per row, in table order
 # (an empty CELL where the row has none): a loop over every row reads the

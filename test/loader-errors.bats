@@ -15,82 +15,95 @@ setup_file() {
 	grep -v '^  | ' "$(out_file le-evidence)" > "$(out_file le)"
 }
 
-O() { out_file le; }
-E() { out_file le-evidence; }
+# The run and the run with the evidence, named once a test (not a process
+# at each use: tests loop over rows).
+setup() { O=$BATS_FILE_TMPDIR/le.out E=$BATS_FILE_TMPDIR/le-evidence.out; }
 rowdir() { echo "$BUILD/loader-errors/$1"; }
 hostfact() { sed -n "s/^$1=//p" "$BUILD/loader-errors/host-glibc.txt"; }
 # evidence ROW FILE FACT: the value of one "  | FILE: FACT=value" line.
-evidence() { row "$(E)" "$1" | awk -v k="  | $2: $3=" 'index($0, k) == 1 { print substr($0, length(k) + 1) }'; }
+evidence() { row "$E" "$1" | awk -v k="  | $2: $3=" 'index($0, k) == 1 { print substr($0, length(k) + 1) }'; }
 
 @test "golden: normalised make loader-errors equals expected/loader-errors.txt" {
 	# A row that cannot run here (as a user: no private mount namespace) is
 	# left out of both sides, and named in the skip that follows the rest.
 	local cannot
-	cannot=$(awk '/^== / { id = $2 } /^\[skipped: / { print id }' "$(O)" | tr -d : | tr '\n' ' ')
+	cannot=$(awk '/^== / { id = $2 } /^\[skipped: / { print id }' "$O" | tr -d : | tr '\n' ' ')
 	if [ -n "$cannot" ]; then
 		drop() { awk -v ids=" $cannot" '/^== / { on = index(ids, " " substr($2, 1, length($2) - 1) " ") } !on' "$1"; }
-		run diff -u <(drop "$TOP/expected/loader-errors.txt") <("$TOP/scripts/normalise" < "$(O)" | drop /dev/stdin)
+		run diff -u <(drop "$TOP/expected/loader-errors.txt") <("$TOP/scripts/normalise" < "$O" | drop /dev/stdin)
 		assert_success
-		skip "every row but ${cannot% }, which cannot run here: $(grep -m 1 '^\[skipped: ' "$(O)")"
+		skip "every row but ${cannot% }, which cannot run here: $(grep -m 1 '^\[skipped: ' "$O")"
 	fi
-	run golden_diff "$(O)" "$TOP/expected/loader-errors.txt"
+	run golden_diff "$O" "$TOP/expected/loader-errors.txt"
 	assert_success
 }
 
 @test "every row of the table is printed, in table order" {
-	run bash -c "grep -oE '^== [^:]+' '$(O)' | sed 's/^== //'"
+	run bash -c "grep -oE '^== [^:]+' '$O' | sed 's/^== //'"
 	assert_output "$(table_rows loader-errors | tr ' ' '\n' | sed '/^$/d')"
 }
 
 @test "every row's derived outcome is its expect cell" {
-	"$TOP/scripts/verdict" --facts < "$(O)" > "$BATS_TEST_TMPDIR/facts"
-	for r in $(table_rows loader-errors); do
-		derived=$(awk -v id="$r" '$1 == id { sub(/^verdict=/, "", $2); print $2 }' "$BATS_TEST_TMPDIR/facts")
-		[ "$derived" = skipped ] && continue      # a skipped run is reported by its own test
-		assert_equal "$r $derived" "$r $(expect_verdict loader-errors "$r")"
-	done
+	# the derived facts and the expect cells each read once, joined by the shell
+	local -A derived
+	while read -r id v _; do derived[$id]=${v#verdict=}; done < <("$TOP/scripts/verdict" --facts < "$O")
+	while IFS=$'\t' read -r r cell; do
+		read -r want _ <<< "$cell"
+		[ "${derived[$r]-}" = skipped ] && continue      # a skipped run is reported by its own test
+		assert_equal "$r ${derived[$r]-}" "$r $want"
+	done < <(table_column loader-errors expect)
 }
 
 @test "loader-error rows: the refusal is the loader's own line, and the program never printed" {
 	list=$(rows_expecting loader-errors loader-error)
 	[ -n "$list" ] || fail "nothing to check: rows_expecting loader-errors loader-error"
-	local n=0
-	for r in $list; do
-		row "$(O)" "$r" > "$BATS_TEST_TMPDIR/row"
-		# a row that cannot run here (secure mode, as a user) said so: no refusal to read
-		grep -q '^\[skipped: ' "$BATS_TEST_TMPDIR/row" && continue
-		n=$((n + 1))
-		grep -qE "^\[loader: .*(version '[^']+' not found|cannot open shared object file|symbol lookup error)" "$BATS_TEST_TMPDIR/row" ||
-			fail "$r: no loader message"
+	# Every listed row read in one pass, each failure one line "<row>: ...",
+	# then "checked N": a row that cannot run here (secure mode, as a user)
+	# said so, and has no refusal to read.
+	run awk -v list=" ${list//$'\n'/ } " -v refusal="^[[]loader: .*(version '[^']+' not found|cannot open shared object file|symbol lookup error)" '
+		function done_row() {
+			if (id == "" || skipped) return
+			n++
+			if (!refused) print id ": no loader message"
+			if (bad) print id ": a refused run printed program output"
+		}
+		/^== / { done_row(); id = substr($2, 1, length($2) - 1); if (!index(list, " " id " ")) id = ""; else seen[id] = 1; skipped = refused = bad = 0 }
+		id == "" { next }
+		/^\[skipped: / { skipped = 1 }
+		$0 ~ refusal { refused = 1 }
 		# A refused run has no program output between its command and its [exit].
-		awk '/^\$ /{ out = 0; msg = 0 } /^\[[^] ]+ called /{ out = 1 } /^\[loader: /{ msg = 1 } /^\[exit /{ if (msg && out) bad = 1 } END { exit bad }' "$BATS_TEST_TMPDIR/row" ||
-			fail "$r: a refused run printed program output"
-	done
-	[ "$n" -gt 0 ] || fail "every loader-error row was skipped"
+		/^\$ / { out = 0; msg = 0 } /^\[[^] ]+ called / { out = 1 } /^\[loader: / { msg = 1 } /^\[exit / { if (msg && out) bad = 1 }
+		END { done_row(); k = split(list, l, " "); for (i = 1; i <= k; i++) if (!(l[i] in seen)) print l[i] ": not in the run"; print "checked " n + 0 }' "$O"
+	assert_output --regexp '^checked [0-9]+$'
+	[ "$output" != "checked 0" ] || fail "every loader-error row was skipped"
 }
 
 @test "runs rows: every run exits 0; a loader line only in a run that printed its proof line first (a warning)" {
 	list=$(rows_expecting loader-errors runs)
 	[ -n "$list" ] || fail "nothing to check: rows_expecting loader-errors runs"
-	for r in $list; do
-		run row "$(O)" "$r"
-		refute_line --regexp '^\[exit [1-9]'
+	# every listed row read in one pass, each failure one line "<row>: ..."
+	run awk -v list=" ${list//$'\n'/ } " '
+		/^== / { id = substr($2, 1, length($2) - 1); on = index(list, " " id " ") > 0; if (on) seen++ }
+		!on { next }
+		/^\[exit [1-9]/ { print id ": " $0 }
 		# a loader line with no proof line before it in its run is a refusal
-		awk '/^\$ /{ proof = 0 } /^\[[^] ]+ called /{ proof = 1 } /^\[loader: /{ if (!proof) bad = 1 } END { exit bad }' <<< "$output" ||
-			fail "$r: a loader line before the program called into its library"
-	done
+		/^\$ / { proof = 0 } /^\[[^] ]+ called / { proof = 1 }
+		/^\[loader: / && !proof { print id ": a loader line before the program called into its library" }
+		END { print "rows " seen + 0 }' "$O"
+	local -a listed=($list)
+	assert_output "rows ${#listed[@]}"
 }
 
 # preload_rows: each row whose secure-mode run preloads a shim, as "ROW WORD".
 preload_rows() {
-	local r
-	for r in $(rows_with loader-errors run '^setuid\+preload'); do echo "$r $(table_cell loader-errors "$r" run)"; done
+	local r v
+	while IFS=$'\t' read -r r v; do [[ $v =~ ^setuid\+preload ]] && echo "$r $v"; done < <(table_column loader-errors run); true
 }
 
 @test "secure mode: LD_PRELOAD loads the shim only when named bare and set-user-ID (in app's absolute RUNPATH); a refused bare name says cannot open, a slash says nothing" {
 	[ -n "$(preload_rows)" ] || fail "nothing to check: no setuid+preload row in the table"
 	while read -r r w; do
-		row "$(O)" "$r" > "$BATS_TEST_TMPDIR/row"
+		row "$O" "$r" > "$BATS_TEST_TMPDIR/row"
 		if grep -q '^\[skipped: ' "$BATS_TEST_TMPDIR/row"; then skip "$(grep -m 1 '^\[skipped: ' "$BATS_TEST_TMPDIR/row")"; fi
 		shim=${w#*:}; shim=${shim##*/}
 		# the bit is on the shim when set-user-id lists it
@@ -114,7 +127,7 @@ preload_rows() {
 	assert_output --regexp '^LIB_1\.0#0x[0-9a-f]+$'
 	run evidence version-not-found build/libv.so.1 defines
 	assert_output --partial 'LIB_2.0#'
-	run row "$(O)" version-not-found
+	run row "$O" version-not-found
 	assert_line "[loader: ./app: <row>/lib/libv.so.1: version 'LIB_2.0' not found (required by ./app)]"
 }
 
@@ -129,7 +142,7 @@ preload_rows() {
 
 @test "glibc-too-new-preload: the shim is mapped first and defines the node, yet the check asks the host libc" {
 	defines_node "$(rowdir glibc-too-new-preload)/libshim.so" "$(hostfact next)" || fail "shim lacks the node"
-	run row "$(O)" glibc-too-new-preload
+	run row "$O" glibc-too-new-preload
 	# Mapped before libc.so.6 ...
 	assert_equal "$(echo "$output" | grep -m 2 'generating link map' | sed 's/.*file=\([^ ]*\).*/\1/' | tr '\n' ' ')" "./libshim.so libc.so.6 "
 	# ... but the version is looked up in the file .gnu.version_r names, and no code of the shim ran.
@@ -140,7 +153,7 @@ preload_rows() {
 
 @test "glibc-too-new-soname-hijack: the shim answers for libc.so.6, the real libc is never mapped" {
 	assert_equal "$(evidence glibc-too-new-soname-hijack libc-shim.so SONAME)" libc.so.6
-	run row "$(O)" glibc-too-new-soname-hijack
+	run row "$O" glibc-too-new-soname-hijack
 	assert_line --partial 'file=./libc-shim.so [0]; generating link map'
 	refute_line --partial 'file=libc.so.6 [0]; generating link map'
 	assert_line "[loader: ./app: ./libc-shim.so: version 'GLIBC_2.2.5' not found (required by ./app)]"
@@ -149,7 +162,7 @@ preload_rows() {
 
 @test "glibc-too-new-patched-version: the host libc defines the new name, but the hash is still the old name's" {
 	old=$(hostfact old); libc=$(hostfact libc); d=$(rowdir glibc-too-new-patched-version)
-	run row "$(O)" glibc-too-new-patched-version
+	run row "$O" glibc-too-new-patched-version
 	assert_line "[loader: ./app: <host libc>: version '$old' not found (required by ./app)]"
 	defined=$(objdump -p "$libc" | awk -v v="$old" '/^Version definitions:/ { on = 1 } on && $4 == v { print $3 }')
 	[ -n "$defined" ] || fail "host libc does not define $old"
@@ -164,7 +177,7 @@ preload_rows() {
 	patched=$(objdump -p "$d/app" | awk -v v="$old" '$4 == v { print $1 }')
 	defined=$(objdump -p "$libc" | awk -v v="$old" '/^Version definitions:/ { on = 1 } on && $4 == v { print $3 }')
 	assert_equal "$patched" "$defined"
-	run row "$(O)" glibc-too-new-patched-hash
+	run row "$O" glibc-too-new-patched-hash
 	assert_line "[loader: ./app: symbol lookup error: ./app: undefined symbol: lab_strtoul_next, version $old]"
 	run nm -D --defined-only "$libc"
 	refute_output --partial lab_strtoul_next
@@ -174,7 +187,7 @@ preload_rows() {
 	assert_equal "$(evidence glibc-too-new-patchelf app.orig imports | tr ' ' '\n' | grep '^lab_strtoul_next')" 'lab_strtoul_next@GLIBC_<host+1>'
 	assert_equal "$(evidence glibc-too-new-patchelf app imports | tr ' ' '\n' | grep '^lab_strtoul_next')" lab_strtoul_next
 	assert_equal "$(evidence glibc-too-new-patchelf app 'needs libc.so.6')" "$(evidence glibc-too-new-patchelf app.orig 'needs libc.so.6')"
-	run row "$(O)" glibc-too-new-patchelf
+	run row "$O" glibc-too-new-patchelf
 	assert_line "[loader: ./app: <host libc>: version 'GLIBC_<host+1>' not found (required by ./app)]"
 }
 
@@ -187,7 +200,7 @@ preload_rows() {
 @test "slash-in-needed: NEEDED holds ./libmath.so, the RUNPATH is there and unused; the fix names the library" {
 	assert_equal "$(evidence slash-in-needed app NEEDED)" '[./libmath.so libc.so.6]'
 	assert_equal "$(evidence slash-in-needed app RUNPATH)" '$ORIGIN'
-	run row "$(O)" slash-in-needed
+	run row "$O" slash-in-needed
 	assert_line --partial 'error while loading shared libraries: ./libmath.so: cannot open shared object file'
 	assert_equal "$(evidence slash-in-needed-fix app NEEDED)" '[libmath.so libc.so.6]'
 }
@@ -196,12 +209,12 @@ preload_rows() {
 	assert_equal "$(evidence missing-soname-link lib/libaccel.so SONAME)" libaccel.so.1
 	assert_equal "$(evidence missing-soname-link app NEEDED)" '[libaccel.so.1 libc.so.6]'
 	[ ! -e "$(rowdir missing-soname-link)/lib/libaccel.so.1" ] || fail "the SONAME file exists in the broken row"
-	run row "$(E)" missing-soname-link-fix
+	run row "$E" missing-soname-link-fix
 	assert_line '  | lib/libaccel.so.1: symlink=libaccel.so'
 }
 
 @test "outside-search-path: the loader probes the cache and the system directories, never wsl/lib" {
-	run row "$(E)" outside-search-path
+	run row "$E" outside-search-path
 	assert_line '  | LD_DEBUG: search cache=/etc/ld.so.cache'
 	assert_line --regexp '^  \| LD_DEBUG: search path=.* \(system search path\)$'
 	refute_line --partial 'trying file=<row>/wsl/lib'
@@ -209,7 +222,7 @@ preload_rows() {
 }
 
 @test "outside-search-path-ld-so-conf: the private cache maps the library; the host's cache never learns it" {
-	run row "$(O)" outside-search-path-ld-so-conf
+	run row "$O" outside-search-path-ld-so-conf
 	if echo "$output" | grep -q '^\[skipped: '; then skip "$(echo "$output" | grep '^\[skipped: ')"; fi
 	assert_line --regexp '^ld\.so\.cache \(private\): libaccel\.so\.1 \(libc6[^)]*\) => <row>/wsl/lib/libaccel\.so\.1$'
 	run ldconfig -p
@@ -240,26 +253,28 @@ preload_rows() {
 }
 
 @test "lazy-vs-now: -z lazy fills the slot at the first call, -z now before main; full RELRO makes it read-only" {
-	slots() { row "$(O)" lazy-vs-now | sed -n "s/^\[$1 got_target slot@[0-9a-fx]*\] $2 the first call holds \(0x[0-9a-f]*\) (in \(.*\))$/\1 \2/p"; }
+	slots() { row "$O" lazy-vs-now | sed -n "s/^\[$1 got_target slot@[0-9a-fx]*\] $2 the first call holds \(0x[0-9a-f]*\) (in \(.*\))$/\1 \2/p"; }
 	read -r lb lbm < <(slots app-lazy before); read -r la lam < <(slots app-lazy after)
 	read -r nb nbm < <(slots app-now before); read -r na nam < <(slots app-now after)
 	[ "$lb" != "$la" ] || fail "lazy: the slot did not change at the first call"
 	assert_equal "$lbm $lam" "app-lazy libgot.so"
 	assert_equal "$nb" "$na"
 	assert_equal "$nbm $nam" "libgot.so libgot.so"
-	row "$(O)" lazy-vs-now | grep -q '^\[app-lazy got_target slot@[0-9a-fx]*\] page protection: rw' || fail "lazy slot not writable"
-	row "$(O)" lazy-vs-now | grep -q '^\[app-now got_target slot@[0-9a-fx]*\] page protection: r-' || fail "now slot writable"
+	row "$O" lazy-vs-now | grep -q '^\[app-lazy got_target slot@[0-9a-fx]*\] page protection: rw' || fail "lazy slot not writable"
+	row "$O" lazy-vs-now | grep -q '^\[app-now got_target slot@[0-9a-fx]*\] page protection: r-' || fail "now slot writable"
 	assert_equal "$(evidence lazy-vs-now app-lazy RELRO) $(evidence lazy-vs-now app-now RELRO)" "partial full"
 }
 
 # secure_pairs: "<setuid row> <control row>" for each row run set-user-ID
 # (setuid+SPEC) and the row of the same case run with nobody+SPEC.
 secure_pairs() {
-	local r c spec
-	for r in $(rows_with loader-errors run '^setuid\+'); do
-		spec=$(table_cell loader-errors "$r" run)
-		for c in $(rows_with loader-errors run "^nobody\+${spec#setuid+}\$"); do
-			[ "$(table_cell loader-errors "$c" case)" = "$(table_cell loader-errors "$r" case)" ] && echo "$r $c"
+	local r c v rows=() ; local -A spec kind
+	while IFS=$'\t' read -r r v; do spec[$r]=$v; rows+=("$r"); done < <(table_column loader-errors run)
+	while IFS=$'\t' read -r r v; do kind[$r]=$v; done < <(table_column loader-errors case)
+	for r in "${rows[@]}"; do
+		[[ ${spec[$r]} == setuid+* ]] || continue
+		for c in "${rows[@]}"; do
+			[ "${spec[$c]}" = "nobody+${spec[$r]#setuid+}" ] && [ "${kind[$c]}" = "${kind[$r]}" ] && echo "$r $c"
 		done
 	done
 	true
@@ -269,7 +284,7 @@ secure_pairs() {
 	pairs=$(secure_pairs)
 	[ -n "$pairs" ] || fail "nothing to check: no setuid+ row with a nobody+ control in the table"
 	while read -r r c; do
-		row "$(O)" "$r" > "$BATS_TEST_TMPDIR/secure"; row "$(O)" "$c" > "$BATS_TEST_TMPDIR/control"
+		row "$O" "$r" > "$BATS_TEST_TMPDIR/secure"; row "$O" "$c" > "$BATS_TEST_TMPDIR/control"
 		if grep -q '^\[skipped: ' "$BATS_TEST_TMPDIR/secure"; then skip "$(grep -m 1 '^\[skipped: ' "$BATS_TEST_TMPDIR/secure")"; fi
 		grep -qE '^\[loader: \./app: error while loading shared libraries: [^:]+: cannot open shared object file' "$BATS_TEST_TMPDIR/secure" ||
 			fail "$r: no loader refusal"
@@ -287,7 +302,7 @@ secure_pairs() {
 }
 
 @test "secure mode: where the bit cannot make secure mode (under an emulator) the run is skipped with its reason, and derives no verdict" {
-	r=$(secure_pairs | awk 'NR == 1 { print $1 }')
+	read -r r _ < <(secure_pairs) || true
 	[ -n "$r" ] || fail "nothing to check: no setuid+ row in the table"
 	cp -a "$(rowdir "$r")" "$BATS_TEST_TMPDIR/$r"
 	run sh -c '{ echo "== $1: x"; LAB_RUN=true "$2" "$3" "$4" $5; } | "$6" --facts' _ "$r" "$TOP/loader-errors/run" \
@@ -305,7 +320,7 @@ secure_pairs() {
 @test "secure mode: a source tree and build directory under /tmp, which the private tree's tmpfs covers, still run the control" {
 	[ "$(id -u)" = 0 ] || skip "needs root: the control runs as nobody from a private tree"
 	need_private_mounts
-	c=$(secure_pairs | awk 'NR == 1 { print $2 }')
+	read -r _ c < <(secure_pairs) || true
 	[ -n "$c" ] || fail "nothing to check: no nobody+ control row in the table"
 	# The runner, its helpers and a copy of the row under a /tmp of a private
 	# mount namespace (a tmpfs of its own, filled before it is moved onto
@@ -351,20 +366,24 @@ secure_pairs() {
 	[ -n "$list" ] || fail "nothing to check: rows_expecting loader-errors runs"
 	printf 'int main(void) { return 0; }\n' > "$BATS_TEST_TMPDIR/null.c"
 	${CC:-gcc} -o "$BATS_TEST_TMPDIR/null" "$BATS_TEST_TMPDIR/null.c"
+	# the run and expect cells read once for every row
+	local -A spec expect
+	local r v skipped='could not run here|\| skipped +\| skipped '
+	while IFS=$'\t' read -r r v; do spec[$r]=$v; done < <(table_column loader-errors run)
+	while IFS=$'\t' read -r r v; do expect[$r]=$v; done < <(table_column loader-errors expect)
 	checked=0
 	for r in $list; do
-		spec=$(table_cell loader-errors "$r" run)
-		printf '%s\t%s\tx\n' "$r" "$(table_cell loader-errors "$r" expect)" > "$BATS_TEST_TMPDIR/expect"
+		printf '%s\t%s\tx\n' "$r" "${expect[$r]}" > "$BATS_TEST_TMPDIR/expect"
 		d=$BATS_TEST_TMPDIR/$r
-		cp -a "$(rowdir "$r")" "$d"
+		cp -a "$BUILD/loader-errors/$r" "$d"
 		run sh -c '{ echo "== $1: x"; "$2" "$3" "$4" $5; } | "$6" --facts | "$7" "$8"' _ \
-			"$r" "$TOP/loader-errors/run" "$d" "$BUILD/loader-errors/host-glibc.txt" "$spec" "$TOP/scripts/verdict" "$TOP/scripts/check" "$BATS_TEST_TMPDIR/expect"
+			"$r" "$TOP/loader-errors/run" "$d" "$BUILD/loader-errors/host-glibc.txt" "${spec[$r]}" "$TOP/scripts/verdict" "$TOP/scripts/check" "$BATS_TEST_TMPDIR/expect"
 		# skipped here (no private mount namespace, as a user): nothing to prove
-		echo "$output" | grep -qE 'could not run here|\| skipped +\| skipped ' && continue
+		[[ $output =~ $skipped ]] && continue
 		assert_success
 		for p in "$d"/app*; do [ -L "$p" ] || cp "$BATS_TEST_TMPDIR/null" "$p"; done
 		run sh -c '{ echo "== $1: x"; "$2" "$3" "$4" $5; } | "$6" --facts | "$7" "$8"' _ \
-			"$r" "$TOP/loader-errors/run" "$d" "$BUILD/loader-errors/host-glibc.txt" "$spec" "$TOP/scripts/verdict" "$TOP/scripts/check" "$BATS_TEST_TMPDIR/expect"
+			"$r" "$TOP/loader-errors/run" "$d" "$BUILD/loader-errors/host-glibc.txt" "${spec[$r]}" "$TOP/scripts/verdict" "$TOP/scripts/check" "$BATS_TEST_TMPDIR/expect"
 		assert_failure
 		# unproven; or loader-error where the run's environment asks the loader
 		# for something the stand-in cannot give it (a preload its RUNPATH found)

@@ -9,11 +9,10 @@ setup_file() {
 	lab_setup_file
 }
 
-M() { run_out; }
-E() { evidence_out; }
+M=$RUN_OUT E=$EVIDENCE_OUT
 
 @test "golden: normalised make matrix equals expected/matrix.txt" {
-	run golden_diff "$(M)" "$TOP/expected/matrix.txt"
+	run golden_diff "$M" "$TOP/expected/matrix.txt"
 	assert_success
 }
 
@@ -22,13 +21,13 @@ E() { evidence_out; }
 	sed 's/^collective: discovered 0 device(s)/collective: discovered 2 device(s)/' "$TOP/expected/matrix.txt" > "$edited"
 	run cmp -s "$edited" "$TOP/expected/matrix.txt"
 	assert_failure                           # the edit changed something
-	run golden_diff "$(M)" "$edited"
+	run golden_diff "$M" "$edited"
 	assert_failure
 	assert_output --partial '-collective: discovered 2 device(s)'
 }
 
 @test "toolchain lines head the run: compiler, linker, libc, driver defaults" {
-	run head -n 4 "$(M)"
+	run head -n 4 "$M"
 	assert_line --index 0 --regexp '^toolchain: cc: '
 	assert_line --index 1 --regexp '^toolchain: ld: '
 	assert_line --index 2 --regexp '^toolchain: libc: '
@@ -36,7 +35,7 @@ E() { evidence_out; }
 }
 
 @test "every row of matrix/rows is run, in table order" {
-	run grep -oE '^== [^:]+' "$(M)"
+	run grep -oE '^== [^:]+' "$M"
 	assert_output "$(printf '== %s\n' $(table_rows matrix))"
 }
 
@@ -44,11 +43,11 @@ E() { evidence_out; }
 	rows=$(rows_expecting matrix SPLIT)
 	[ -n "$rows" ] || fail "matrix/rows expects no SPLIT row"
 	for r in $rows; do
-		w=$(written_addrs "$(M)" "$r"); rd=$(read_addrs "$(M)" "$r")
+		w=$(written_addrs "$M" "$r"); rd=$(read_addrs "$M" "$r")
 		[ -n "$w" ] || fail "$r: no write line"
 		[ -n "$rd" ] || fail "$r: no read line"
 		[ -n "$(comm -13 <(echo "$w") <(echo "$rd"))" ] || fail "$r: every read address ($rd) was written ($w)"
-		assert_equal "$(fact "$(M)" "$r" verdict)" SPLIT
+		assert_equal "$(fact "$M" "$r" verdict)" SPLIT
 	done
 }
 
@@ -56,10 +55,10 @@ E() { evidence_out; }
 	rows=$(rows_expecting matrix no-split)
 	[ -n "$rows" ] || fail "matrix/rows expects no no-split row"
 	for r in $rows; do
-		w=$(written_addrs "$(M)" "$r"); rd=$(read_addrs "$(M)" "$r")
+		w=$(written_addrs "$M" "$r"); rd=$(read_addrs "$M" "$r")
 		[ -n "$w" ] || fail "$r: no write line"
 		assert_equal "$rd" "$w"
-		assert_equal "$(fact "$(M)" "$r" verdict)" no-split
+		assert_equal "$(fact "$M" "$r" verdict)" no-split
 	done
 }
 
@@ -68,33 +67,33 @@ E() { evidence_out; }
 	[ -n "$rows" ] || fail "matrix/rows expects no link-error row"
 	for r in $rows; do
 		[ ! -e "$BUILD/matrix/$r/app" ] || fail "$r: an app was linked"
-		row "$(M)" "$r" | grep -qE '^\[ld\] .*(relocation|symbol).*vx_table' || fail "$r: no linker line names vx_table"
-		assert_equal "$r $(fact "$(M)" "$r" verdict)" "$r link-error"
+		row "$M" "$r" | grep -qE '^\[ld\] .*(relocation|symbol).*vx_table' || fail "$r: no linker line names vx_table"
+		assert_equal "$r $(fact "$M" "$r" verdict)" "$r link-error"
 	done
 }
 
 @test "copy identity: B writes copy SHARED and reads copy STATIC; A writes copy STATIC" {
-	row "$(M)" B | grep -q '^\[register -> copy=SHARED ' || fail "B: register not in SHARED"
-	row "$(M)" B | grep -q '^\[get_list <- copy=STATIC ' || fail "B: get_list not in STATIC"
-	row "$(M)" A | grep -q '^\[register -> copy=STATIC ' || fail "A: register not interposed onto STATIC"
+	row "$M" B | grep -q '^\[register -> copy=SHARED ' || fail "B: register not in SHARED"
+	row "$M" B | grep -q '^\[get_list <- copy=STATIC ' || fail "B: get_list not in STATIC"
+	row "$M" A | grep -q '^\[register -> copy=STATIC ' || fail "A: register not interposed onto STATIC"
 }
 
 @test "C-hidden: no constructor line, the .so was dropped from NEEDED" {
-	run row "$(M)" C-hidden
+	run row "$M" C-hidden
 	refute_line --partial '[constructor in copy='
 	run elf_facts "$(rowdir C-hidden)/app"
 	refute_line 'dyn NEEDED libverbs_shared.so'
 }
 
 @test "C-hidden-forced: the constructor runs, the .so is in NEEDED" {
-	run row "$(M)" C-hidden-forced
+	run row "$M" C-hidden-forced
 	assert_line --partial '[constructor in copy=SHARED]'
 	run elf_facts "$(rowdir C-hidden-forced)/app"
 	assert_line 'dyn NEEDED libverbs_shared.so'
 }
 
 @test "with-static and without-static: byte-identical sources, the archive alone changes what the collective finds" {
-	[ "$(count "$(M)" with-static collective)" != "$(count "$(M)" without-static collective)" ] || fail "same count with and without the archive"
+	[ "$(count "$M" with-static collective)" != "$(count "$M" without-static collective)" ] || fail "same count with and without the archive"
 	cmp -s "$(rowdir with-static)/libverbs_shared.so" "$(rowdir without-static)/libverbs_shared.so" || fail "the .so differs"
 	nm "$(rowdir with-static)/app" | grep -q ' T vx_get_device_list$' || fail "with-static: no archive copy in app"
 	nm "$(rowdir without-static)/app" | grep -q ' T vx_get_device_list$' && fail "without-static: archive copy in app"
@@ -110,7 +109,7 @@ E() { evidence_out; }
 }
 
 @test "evidence D2-copyreloc: the COPY relocation and the .so's GLOB_DAT bound to the exe" {
-	run row "$(E)" D2-copyreloc
+	run row "$E" D2-copyreloc
 	assert_line '  | app: COPY relocations=vx_table'
 	assert_line --partial "LD_DEBUG: binding file libverbs_shared.so [0] to app [0]: normal symbol \`vx_table'"
 }
@@ -130,7 +129,7 @@ E() { evidence_out; }
 
 @test "D2-copyreloc-symbolic-pie: the PIE holds a COPY of the table exactly when the row splits (compiler-dependent)" {
 	run elf_facts "$(rowdir D2-copyreloc-symbolic-pie)/app"
-	if [ "$(fact "$(M)" D2-copyreloc-symbolic-pie verdict)" = SPLIT ]; then
+	if [ "$(fact "$M" D2-copyreloc-symbolic-pie verdict)" = SPLIT ]; then
 		assert_line --regexp '^rel COPY vx_table(@|$)'
 	else
 		refute_line --regexp '^rel COPY '
@@ -139,13 +138,13 @@ E() { evidence_out; }
 }
 
 @test "evidence A: the constructor's vx_register_device binds to the executable" {
-	run row "$(E)" A
+	run row "$E" A
 	assert_line --partial "LD_DEBUG: binding file libverbs_shared.so [0] to app [0]: normal symbol \`vx_register_device'"
 	assert_line --regexp 'libverbs_shared.so: own-export relocations=JUMP_SLOT:[1-9]'
 }
 
 @test "evidence B: no binding line for vx_register_device, no JUMP_SLOT to own exports" {
-	run row "$(E)" B
+	run row "$E" B
 	refute_line --partial "normal symbol \`vx_register_device'"
 	assert_line --partial 'libverbs_shared.so: own-export relocations=JUMP_SLOT:0 GLOB_DAT:0'
 	assert_line --partial "LD_DEBUG: binding file libcollective.so [0] to app [0]: normal symbol \`vx_get_device_list'"
@@ -164,7 +163,7 @@ references_sym() { "$TOP/scripts/dynamic" "$1" | awk -F'\t' -v n="$2" '$2 == "sy
 }
 
 @test "evidence C: the .so's vx_ functions are PROTECTED in .dynsym" {
-	run row "$(E)" C
+	run row "$E" C
 	assert_line --partial 'libverbs_shared.so: .dynsym vx_=vx_get_device_list:PROTECTED vx_register_device:PROTECTED'
 }
 

@@ -26,7 +26,7 @@ refused() {
 }
 
 @test "an unknown ROW is refused in one line, before any work, by every goal that takes ROW" {
-	lab=$(make -s -C "$TOP" --no-print-directory labs | head -n 1)
+	lab=$(labs | head -n 1)
 	for goal in "$lab" "evidence-$lab" check fixed diagrams "check LAB=$lab" "diagrams LAB=$lab"; do
 		# shellcheck disable=SC2086  # a goal and its variables
 		refused $goal ROW=no-such-row-$$
@@ -35,7 +35,7 @@ refused() {
 }
 
 @test "a row of another lab is unknown to make check LAB= and make diagrams LAB=" {
-	labs=$(make -s -C "$TOP" --no-print-directory labs)
+	labs=$(labs)
 	a=$(echo "$labs" | head -n 1)
 	for r in $(for l in $labs; do table_rows "$l"; done); do
 		table_rows "$a" | tr ' ' '\n' | grep -qxF -- "$r" || { other=$r; break; }
@@ -46,7 +46,7 @@ refused() {
 }
 
 @test "a goal that cannot run single rows refuses ROW in one line instead of ignoring it" {
-	r=$(table_rows "$(make -s -C "$TOP" --no-print-directory labs | head -n 1)" | awk '{ print $1 }')
+	r=$(table_rows "$(labs | head -n 1)" | awk '{ print $1 }')
 	# help first: if ROW were ignored, it costs nothing (bless would rewrite goldens)
 	for goal in help evidence exercises check-toolchains test bless; do
 		refused "$goal" ROW="$r"
@@ -55,7 +55,7 @@ refused() {
 }
 
 @test "make check ROW=<id> checks that row alone" {
-	lab=$(make -s -C "$TOP" --no-print-directory labs | head -n 1)
+	lab=$(labs | head -n 1)
 	r=$(table_rows "$lab" | awk '{ print $1 }')
 	run mk check LAB="$lab" ROW="$r"
 	assert_success

@@ -10,26 +10,25 @@ setup_file() {
 	lab_setup_file
 }
 
-R() { run_out; }
-E() { evidence_out; }
+R=$RUN_OUT E=$EVIDENCE_OUT
 # ev ROW: the row's evidence lines, without the "  | " prefix.
-ev() { evidence_lines "$(E)" "$1"; }
+ev() { evidence_lines "$E" "$1"; }
 # ids / cell ROW COLUMN: the table, through helpers' cached reader.
 ids() { table_rows route-b; }
 cell() { table_cell route-b "$@"; }
 
 @test "golden: normalised make route-b equals expected/route-b.txt" {
-	run golden_diff "$(R)" "$TOP/expected/route-b.txt"
+	run golden_diff "$R" "$TOP/expected/route-b.txt"
 	assert_success
 }
 
 @test "the run holds the table's rows, in table order" {
-	run grep -oE '^== [^:]+' "$(R)"
+	run grep -oE '^== [^:]+' "$R"
 	assert_output "$(printf '== %s\n' $(ids))"
 }
 
 @test "every row's derived verdict and counts equal its expect cell" {
-	"$TOP/scripts/verdict" --facts < "$(R)" > "$BATS_TEST_TMPDIR/facts"
+	"$TOP/scripts/verdict" --facts < "$R" > "$BATS_TEST_TMPDIR/facts"
 	for r in $(ids); do
 		got=$(awk -v id="$r" '$1 == id { sub(/^verdict=/, "", $2); sub(/^consumers=/, "", $3); print $2 ($3 == "" ? "" : " " $3) }' "$BATS_TEST_TMPDIR/facts")
 		assert_equal "$got" "$(cell "$r" expect)"
@@ -40,11 +39,11 @@ cell() { table_cell route-b "$@"; }
 	list=$(rows_expecting route-b PARTITION)
 	[ -n "$list" ] || fail "nothing to check: rows_expecting route-b PARTITION"
 	for r in $list; do
-		w=$(written_addrs "$(R)" "$r"); rd=$(read_addrs "$(R)" "$r")
+		w=$(written_addrs "$R" "$r"); rd=$(read_addrs "$R" "$r")
 		[ -n "$w" ] && [ -n "$rd" ] || fail "$r: no write or no read"
 		[ -n "$(comm -13 <(echo "$w") <(echo "$rd"))" ] || fail "$r: every read address was written"
 		# each read of an unwritten table ran the copy its consumer ships
-		row "$(R)" "$r" | awk -v w="$w" '
+		row "$R" "$r" | awk -v w="$w" '
 			BEGIN { n = split(w, a, "\n"); for (i = 1; i <= n; i++) { sub(/^@/, "", a[i]); wr[a[i]] = 1 } }
 			/^\[(register|get_list) / { match($0, /copy=[^ ]+/); used[substr($0, RSTART + 5, RLENGTH - 5)] = 1 }
 			/^\[get_list <- / { match($0, /copy=[^ ]+/); c = substr($0, RSTART + 5, RLENGTH - 5); match($0, /@0x[0-9a-fA-F]+/); at = substr($0, RSTART + 1, RLENGTH - 1) }
@@ -57,7 +56,7 @@ cell() { table_cell route-b "$@"; }
 	list=$(rows_expecting route-b no-split)
 	[ -n "$list" ] || fail "nothing to check: rows_expecting route-b no-split"
 	for r in $list; do
-		w=$(written_addrs "$(R)" "$r"); rd=$(read_addrs "$(R)" "$r")
+		w=$(written_addrs "$R" "$r"); rd=$(read_addrs "$R" "$r")
 		[ "$(wc -l <<< "$w")" -eq 1 ] || fail "$r: writes to more than one table: $w"
 		[ -z "$(comm -13 <(echo "$w") <(echo "$rd"))" ] || fail "$r: a read of an unwritten table"
 	done
@@ -67,7 +66,7 @@ cell() { table_cell route-b "$@"; }
 	for r in $(ids); do
 		[ "$(cell "$r" expect)" = refused ] && continue     # stops before its last open
 		opens=$(tr ' ' '\n' <<< "$(cell "$r" steps)" | grep -vE '^(libc|maps|env:.*)$' | grep -cE '^file:|^[^.]*$')
-		assert_equal "$(row "$(R)" "$r" | grep -cE '^\[host\] dl(m)?open\(')" "$opens"
+		assert_equal "$(row "$R" "$r" | grep -cE '^\[host\] dl(m)?open\(')" "$opens"
 	done
 }
 
@@ -75,7 +74,7 @@ cell() { table_cell route-b "$@"; }
 	list=$(rows_expecting route-b loader-error)
 	[ -n "$list" ] || fail "nothing to check: rows_expecting route-b loader-error"
 	for r in $list; do
-		run bash -c 'grep -vE "^verdict: " | tail -n 3' < <(row "$(R)" "$r")
+		run bash -c 'grep -vE "^verdict: " | tail -n 3' < <(row "$R" "$r")
 		assert_line --index 0 --regexp '^\[host\] dl(m)?open\('
 		assert_line --index 1 --regexp '^\[loader: .+\]$'
 		assert_line --index 2 --regexp '^\[run failed: exit [1-9][0-9]*\]$'
@@ -131,12 +130,12 @@ cell() { table_cell route-b "$@"; }
 		run elf_facts "$(rowdir "$r")/B/plugin.so"
 		assert_line --regexp '^rel JUMP_SLOT rt_get_list(@|$)'
 	done
-	run row "$(R)" global-late-lazy
+	run row "$R" global-late-lazy
 	assert_line --index 2 --regexp '^\[plt-slot rt_get_list of pluginB@0x[0-9a-f]+\] points to 0x[0-9a-f]+ in B/plugin.so \(its own PLT: not yet resolved\)$'
 }
 
 @test "global-late-lazy: the slot resolves after T's promotion, to T's copy; called before, it stays B's" {
-	last_slot() { row "$(R)" "$1" | grep '^\[plt-slot' | tail -n 1; }
+	last_slot() { row "$R" "$1" | grep '^\[plt-slot' | tail -n 1; }
 	run last_slot global-late-lazy
 	assert_output --regexp 'in T/librt-[0-9a-f]{8}\.so\.1 \(rt_get_list\)$'
 	run last_slot global-late-lazy-called
@@ -160,10 +159,10 @@ cell() { table_cell route-b "$@"; }
 	assert_line "LD_DEBUG: binding file B/plugin.so [1] to B/librt.so.1 [1]: normal symbol \`rt_get_list'"
 	assert_line 'maps: r-xp B/librt.so.1'
 	assert_equal "$(ev dlmopen | grep -c '^maps: r-xp libc.so.6$')" 2
-	run row "$(R)" dlmopen
+	run row "$R" dlmopen
 	assert_line '[libc] libc.so.6 is mapped executable 2 time(s)'
-	m0=$(row "$(R)" dlmopen | sed -nE 's/^\[libc\] namespace 0 .*malloc@(0x[0-9a-f]+).*/\1/p')
-	m1=$(row "$(R)" dlmopen | sed -nE 's/^\[libc\] namespace 1 .*malloc@(0x[0-9a-f]+).*/\1/p')
+	m0=$(row "$R" dlmopen | sed -nE 's/^\[libc\] namespace 0 .*malloc@(0x[0-9a-f]+).*/\1/p')
+	m1=$(row "$R" dlmopen | sed -nE 's/^\[libc\] namespace 1 .*malloc@(0x[0-9a-f]+).*/\1/p')
 	[ -n "$m0" ] && [ -n "$m1" ] && [ "$m0" != "$m1" ] || fail "malloc: namespace 0 '$m0', namespace 1 '$m1'"
 	assert_line --regexp '^\[libc\] namespace 1 \(pluginB\): .* lies in an anonymous mapping$'
 }
@@ -183,7 +182,7 @@ cell() { table_cell route-b "$@"; }
 }
 
 @test "dlmopen's cost: the host's free() takes namespace 1's block and its malloc hands it out again" {
-	l=$(row "$(R)" dlmopen | grep "^\[libc\] the host's free() takes pluginB's block@")
+	l=$(row "$R" dlmopen | grep "^\[libc\] the host's free() takes pluginB's block@")
 	b=$(sed -nE 's/.*block@(0x[0-9a-f]+).*/\1/p' <<< "$l"); a=$(sed -nE 's/.*returns @(0x[0-9a-f]+)$/\1/p' <<< "$l")
 	[ -n "$b" ] && [ "$a" = "$b" ] || fail "block '$b', next malloc '$a'"
 }
@@ -194,7 +193,7 @@ cell() { table_cell route-b "$@"; }
 	run elf_facts "$(rowdir odr-collision)/Y/plugin.so"
 	assert_line --regexp '^sym worker_vtable - OBJECT GLOBAL DEFAULT [0-9]+ 96$'
 	for r in $(ids); do
-		y=$(row "$(R)" "$r" | sed -nE 's/^pluginY worker uses vtable@0x[0-9a-f]+: result=([0-9]+), its own code gives ([0-9]+)$/\1 \2/p')
+		y=$(row "$R" "$r" | sed -nE 's/^pluginY worker uses vtable@0x[0-9a-f]+: result=([0-9]+), its own code gives ([0-9]+)$/\1 \2/p')
 		[ -n "$y" ] || continue
 		set -- $y
 		if [ "$(cell "$r" expect)" = COLLISION ]; then
@@ -218,7 +217,7 @@ cell() { table_cell route-b "$@"; }
 }
 
 @test "duplicate-guard: the second copy names the first, stops the process (134), leaves no core file" {
-	run row "$(R)" duplicate-guard
+	run row "$R" duplicate-guard
 	assert_line --regexp '^\[guard copy=B\] a second copy is starting in B/plugin.so: copy=A in A/plugin.so already initialised'
 	assert_line '[run failed: exit 134]'
 	run find "$(rowdir duplicate-guard)" "$TOP" -maxdepth 1 -name 'core*' -newer "$TOP/route-b/rows"
@@ -226,9 +225,9 @@ cell() { table_cell route-b "$@"; }
 }
 
 @test "duplicate-guard-ok: silenced, and the two copies' tables are two addresses" {
-	run row "$(R)" duplicate-guard-ok
+	run row "$R" duplicate-guard-ok
 	assert_line --partial 'RT_DUPLICATE_LIB_OK=TRUE: silenced, continuing with two copies'
-	w=$(written_addrs "$(R)" duplicate-guard-ok); rd=$(read_addrs "$(R)" duplicate-guard-ok)
+	w=$(written_addrs "$R" duplicate-guard-ok); rd=$(read_addrs "$R" duplicate-guard-ok)
 	[ -n "$w" ] && [ -n "$rd" ] && [ "$w" != "$rd" ] || fail "written '$w', read '$rd'"
 }
 

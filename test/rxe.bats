@@ -21,22 +21,24 @@ setup_file() {
 		> "$BATS_FILE_TMPDIR/vm.raw" 2> "$BATS_FILE_TMPDIR/vm.err" || rc=$?
 	echo $rc > "$BATS_FILE_TMPDIR/vm.rc"
 	"$TOP/scripts/verdict" < "$BATS_FILE_TMPDIR/vm.raw" > "$(out_file rxe-vm)"
+	# the ABI number, asked once: the installed libibverbs.so.1 does not change under a run
+	"$TOP/rxe-variant/verbs-abi" > "$BATS_FILE_TMPDIR/abi"
 }
 
 # Tests of the emulated tier skip with its reason where it cannot run
 # (neither root nor unprivileged user namespaces).
 setup() {
 	case $BATS_TEST_DESCRIPTION in vm:* | kernel* | no\ leftovers* | emulated\ tier\ cannot\ run:*) return ;; esac
-	rc=$(cat "$BATS_FILE_TMPDIR/emu.rc")
+	read -r rc < "$BATS_FILE_TMPDIR/emu.rc"
 	[ "$rc" = 77 ] && skip "$(tail -n 1 "$BATS_FILE_TMPDIR/emu.err")"
 	[ "$rc" = 0 ] || fail "emulated tier: $(tail -n 1 "$BATS_FILE_TMPDIR/emu.err")"
 }
 
-R() { out_file rxe; }
-V() { out_file rxe-vm; }
+# the emulated tier's run and the VM tier's (variables: tests ask them in loops)
+R=$BATS_FILE_TMPDIR/rxe.out V=$BATS_FILE_TMPDIR/rxe-vm.out
 # The VM tier ran, or this test skips with its reason / fails with the guest's line.
 vm_ran() {
-	rc=$(cat "$BATS_FILE_TMPDIR/vm.rc")
+	read -r rc < "$BATS_FILE_TMPDIR/vm.rc"
 	[ "$rc" = 77 ] && skip "$(tail -n 1 "$BATS_FILE_TMPDIR/vm.err")"
 	[ "$rc" = 0 ] || fail "$(tail -n 1 "$BATS_FILE_TMPDIR/vm.err")"
 }
@@ -48,43 +50,53 @@ qemu_running() {
 	[ $rc -le 1 ] || { echo "pgrep failed (exit $rc): apt-get install procps" >&2; return 2; }
 	return $rc
 }
-abi() { "$TOP/rxe-variant/verbs-abi"; }
+abi() { local n; read -r n < "$BATS_FILE_TMPDIR/abi"; echo "$n"; }
+# row_match FILE ID REGEX: the first group of each of the row's lines REGEX
+# matches (read by the shell where the row's lines are, else by sed).
+row_match() {
+	local l
+	if _row_lines "$1" "$2"; then
+		for l in "${_rl[@]}"; do [[ ! $l =~ $3 ]] || printf '%s\n' "${BASH_REMATCH[1]}"; done
+		return 0
+	fi
+	row "$1" "$2" | sed -nE "s/$3/\\1/p"
+}
 # The module the provider's slot for verbs_register_driver_N points into.
-got_module() { row "$1" "$2" | sed -n 's/^\[rxe provider GOT .* -> \([^ ]*\) @0x.*/\1/p'; }
-got_addr()   { row "$1" "$2" | sed -n 's/^\[rxe provider GOT .* @\(0x[0-9a-f]*\)\]$/\1/p'; }
-read_of()    { row "$1" "$2" | sed -n "s/^\\[$3 get_device_list <- .*@\\(0x[0-9a-f]*\\)\\]\$/\\1/p"; }
+got_module() { row_match "$1" "$2" '^\[rxe provider GOT .* -> ([^ ]*) @0x.*'; }
+got_addr()   { row_match "$1" "$2" '^\[rxe provider GOT .* @(0x[0-9a-f]*)\]$'; }
+read_of()    { row_match "$1" "$2" "^\\[$3 get_device_list <- .*@(0x[0-9a-f]*)\\]\$"; }
 
 @test "golden: normalised emulated tier equals expected/rxe.txt" {
-	run golden_diff "$(R)" "$TOP/expected/rxe.txt"
+	run golden_diff "$R" "$TOP/expected/rxe.txt"
 	assert_success
 }
 
 @test "the ABI number in the output is the one libibverbs.so.1 exports" {
 	n=$(abi)
 	[ -n "$n" ]
-	run grep -c "verbs_register_driver_$n@" "$(R)"
+	run grep -c "verbs_register_driver_$n@" "$R"
 	assert_success
 	# every ABI number in the output is that one
-	run sh -c "grep -oE 'verbs_register_driver_[0-9]+@' '$(R)' | sort -u"
+	run sh -c "grep -oE 'verbs_register_driver_[0-9]+@' '$R' | sort -u"
 	assert_output "verbs_register_driver_$n@"
 }
 
 @test "capture: in-house (copy A) sees rxe0" {
 	n=$(expect_consumers rxe capture | tr ',' '\n' | sed -n 's/^in-house://p')
 	[ "${n:-0}" -gt 0 ] || fail "the table expects no device for in-house in capture"
-	run row "$(R)" capture
+	run row "$R" capture
 	assert_line "in-house sees $n device(s): rxe0   [OK -- reads the copy the registration landed in]"
 }
 
 @test "capture: the provider's registration slot points into the bundle copy" {
-	assert_equal "$(got_module "$(R)" capture)" libibverbs-bundle.so.1
+	assert_equal "$(got_module "$R" capture)" libibverbs-bundle.so.1
 }
 
 @test "capture: the slot holds copy A's entry point, not copy B's" {
-	got=$(got_addr "$(R)" capture)
+	got=$(got_addr "$R" capture)
 	[ -n "$got" ]
-	assert_equal "$(read_of "$(R)" capture in-house)" "$got"
-	[ "$(read_of "$(R)" capture NCCL-like)" != "$got" ]
+	assert_equal "$(read_of "$R" capture in-house)" "$got"
+	[ "$(read_of "$R" capture NCCL-like)" != "$got" ]
 }
 
 # meets_table FILE: every row of rxe-variant/rows is in FILE, and its derived
@@ -97,7 +109,7 @@ meets_table() {
 }
 
 @test "emulated tier: every row's derived verdict and counts are its expect cell" {
-	meets_table "$(R)"
+	meets_table "$R"
 }
 
 @test "capture: ld.so itself bound the provider's import to the bundle (LD_DEBUG=bindings)" {
@@ -106,14 +118,14 @@ meets_table() {
 }
 
 @test "emulated tier: ibv_open_device fails and the lab says so" {
-	run row "$(R)" capture
+	run row "$R" capture
 	assert_line --regexp '^in-house: ibv_open_device\(rxe0\) failed: .+'
 }
 
 @test "same-soname: one instance, both consumers read the address the provider wrote" {
-	got=$(got_addr "$(R)" same-soname)
-	assert_equal "$(read_of "$(R)" same-soname in-house)" "$got"
-	assert_equal "$(read_of "$(R)" same-soname NCCL-like)" "$got"
+	got=$(got_addr "$R" same-soname)
+	assert_equal "$(read_of "$R" same-soname in-house)" "$got"
+	assert_equal "$(read_of "$R" same-soname NCCL-like)" "$got"
 }
 
 @test "fix-static-canonical: the app exports no ibv_* symbol" {
@@ -128,9 +140,9 @@ meets_table() {
 }
 
 @test "static-exported: the provider's public import (ibv_query_gid) is captured by the app" {
-	run row "$(R)" static-exported
+	run row "$R" static-exported
 	assert_line "rxe provider's slot for ibv_query_gid binds to: rxe-lab"
-	run row "$(R)" fix-static-canonical
+	run row "$R" fix-static-canonical
 	assert_line "rxe provider's slot for ibv_query_gid binds to: libibverbs.so.1"
 }
 
@@ -138,7 +150,7 @@ meets_table() {
 	run nm "$BUILD/rxe-variant/static-exported/rxe-lab"
 	assert_output --regexp " T [a-z0-9_]+_verbs_register_driver_$(abi)"
 	refute_output --regexp " T verbs_register_driver_$(abi)\$"
-	assert_equal "$(got_module "$(R)" static-exported)" libibverbs.so.1
+	assert_equal "$(got_module "$R" static-exported)" libibverbs.so.1
 }
 
 @test "kernel tier: runs where the kernel has rdma_rxe, otherwise skips with the reason" {
@@ -220,22 +232,22 @@ meets_table() {
 
 @test "vm: golden: normalised guest rows equal expected/rxe-vm.txt" {
 	vm_ran
-	run golden_diff "$(V)" "$TOP/expected/rxe-vm.txt"
+	run golden_diff "$V" "$TOP/expected/rxe-vm.txt"
 	assert_success
 }
 
 @test "vm: every row ran in the guest, and its derived verdict and counts are its expect cell" {
 	vm_ran
 	for r in $(table_rows rxe); do
-		run grep -c "^== $r: \[vm tier\]" "$(V)"
+		run grep -c "^== $r: \[vm tier\]" "$V"
 		assert_output 1
 	done
-	meets_table "$(V)"
+	meets_table "$V"
 }
 
 @test "vm: capture: in-house opens the real rxe0 and creates a QP" {
 	vm_ran
-	run row "$(V)" capture
+	run row "$V" capture
 	assert_line "in-house: ibv_open_device(rxe0) ok"
 	assert_line --regexp '^in-house: ibv_query_device ok'
 	assert_line --regexp '^in-house: ibv_query_port\(1\) ok'
@@ -244,7 +256,7 @@ meets_table() {
 
 @test "vm: capture: the registration went to the bundle" {
 	vm_ran
-	assert_equal "$(got_module "$(V)" capture)" libibverbs-bundle.so.1
+	assert_equal "$(got_module "$V" capture)" libibverbs-bundle.so.1
 }
 
 @test "vm: fixed rows: both consumers open rxe0 and create a QP" {
@@ -252,7 +264,7 @@ meets_table() {
 	rows=$(rows_expecting rxe no-split | grep '^fix-')
 	[ -n "$rows" ] || fail "no fix row expects no-split in the rxe table"
 	for r in $rows; do
-		run row "$(V)" "$r"
+		run row "$V" "$r"
 		for who in in-house NCCL-like; do
 			n=$(expect_consumers rxe "$r" | tr ',' '\n' | sed -n "s/^$who://p")
 			assert_line "$who sees $n device(s): rxe0   [OK -- reads the copy the registration landed in]"

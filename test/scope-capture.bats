@@ -10,8 +10,7 @@ setup_file() {
 	lab_setup_file
 }
 
-S() { run_out; }
-E() { evidence_out; }
+S=$RUN_OUT E=$EVIDENCE_OUT
 
 # bindings ROW: the loader's register_driver binding lines for one variant.
 bindings() {
@@ -23,7 +22,7 @@ registry_addr() { row "$1" "$2" | grep -oE "registry $3 @0x[0-9a-fA-F]+" | sed '
 
 
 @test "golden: normalised make scope-capture equals expected/scope-capture.txt" {
-	run golden_diff "$(S)" "$TOP/expected/scope-capture.txt"
+	run golden_diff "$S" "$TOP/expected/scope-capture.txt"
 	assert_success
 }
 
@@ -37,7 +36,7 @@ registry_addr() { row "$1" "$2" | grep -oE "registry $3 @0x[0-9a-fA-F]+" | sed '
 }
 
 @test "every row of scope-capture/rows is run, in table order" {
-	run grep -oE '^== [^:]+' "$(S)"
+	run grep -oE '^== [^:]+' "$S"
 	assert_output "$(printf '== %s\n' $(table_rows scope-capture))"
 }
 
@@ -58,12 +57,12 @@ registry_addr() { row "$1" "$2" | grep -oE "registry $3 @0x[0-9a-fA-F]+" | sed '
 	d=$(rowdir deepbind)
 	run bindings deepbind
 	assert_line --partial "binding file $d/libproviderB.so [0] to $d/libregistryB.so.1 [0]"
-	run row "$(E)" deepbind
+	run row "$E" deepbind
 	assert_line --regexp '^  \| LD_DEBUG=scopes: libproviderB.so looks up in scope 0: libproviderB.so libregistryB.so.1 '
 }
 
 @test "capture: the global scope (app first) precedes the provider's own group" {
-	run row "$(E)" capture
+	run row "$E" capture
 	assert_line --regexp '^  \| LD_DEBUG=scopes: libproviderB.so looks up in scope 0: app libbundle.so '
 	assert_line --regexp '^  \| LD_DEBUG=scopes: libproviderB.so looks up in scope 1: libproviderB.so libregistryB.so.1 '
 }
@@ -72,12 +71,12 @@ registry_addr() { row "$1" "$2" | grep -oE "registry $3 @0x[0-9a-fA-F]+" | sed '
 	rows=$(rows_expecting scope-capture SPLIT)
 	[ -n "$rows" ] || fail "scope-capture/rows expects no SPLIT row"
 	for r in $rows; do
-		a=$(registry_addr "$(S)" "$r" A); b=$(registry_addr "$(S)" "$r" B)
+		a=$(registry_addr "$S" "$r" A); b=$(registry_addr "$S" "$r" B)
 		[ "$(wc -l <<< "$a")" -eq 1 ] && [ -n "$a" ] || fail "$r: expected one registry A address, got '$a'"
 		[ "$(wc -l <<< "$b")" -eq 1 ] && [ -n "$b" ] || fail "$r: expected one registry B address, got '$b'"
 		[ "$a" != "$b" ] || fail "$r: registry A and B at the same address $a"
-		assert_equal "$(written_addrs "$(S)" "$r")" "@$a"
-		assert_equal "$(fact "$(S)" "$r" verdict)" SPLIT
+		assert_equal "$(written_addrs "$S" "$r")" "@$a"
+		assert_equal "$(fact "$S" "$r" verdict)" SPLIT
 	done
 }
 
@@ -92,24 +91,24 @@ registry_addr() { row "$1" "$2" | grep -oE "registry $3 @0x[0-9a-fA-F]+" | sed '
 			/^\[.* <- .*@0x/ { match($0, /@0x[0-9a-fA-F]+/); last = substr($0, RSTART, RLENGTH) }
 			/ sees [0-9]+ device\(s\)/ { n = $0; sub(/.* sees /, "", n); sub(/ .*/, "", n); seen++
 				if (n + 0 != w[last] + 0) { print FILENAME ": consumer says " n ", registry " last " received " w[last] + 0; bad = 1 } }
-			END { if (seen != want) { print "expected " want " consumer lines, saw " seen; bad = 1 }; exit bad }' <(row "$(S)" "$r")
+			END { if (seen != want) { print "expected " want " consumer lines, saw " seen; bad = 1 }; exit bad }' <(row "$S" "$r")
 		assert_success
 	done
 }
 
 @test "capture: the NCCL consumer reads copy B, which holds nothing" {
-	row "$(S)" capture | grep -q '^\[registryB / copy B\] get_device_list <- registry B @0x[0-9a-f]* holds 0 device' || fail "copy B was not read empty"
+	row "$S" capture | grep -q '^\[registryB / copy B\] get_device_list <- registry B @0x[0-9a-f]* holds 0 device' || fail "copy B was not read empty"
 	want=$(expect_consumers scope-capture capture | tr ',' '\n' | sed -n 's/^NCCL-consumer://p')
 	[ -n "$want" ] || fail "the capture row's expect cell names no NCCL-consumer count"
-	assert_equal "$(count "$(S)" capture 'NCCL consumer')" "$want"
+	assert_equal "$(count "$S" capture 'NCCL consumer')" "$want"
 }
 
 @test "no-split rows with two registries (omnibus, deepbind, fixed): each consumer reads one that was written" {
 	checked=0
 	for r in $(rows_expecting scope-capture no-split); do
 		# one registry (one address for A and B) is the same-soname kind: not this test's
-		[ "$(registry_addr "$(S)" "$r" A)" != "$(registry_addr "$(S)" "$r" B)" ] || continue
-		[ -z "$(comm -13 <(written_addrs "$(S)" "$r") <(read_addrs "$(S)" "$r"))" ] || fail "$r: a read of an unwritten registry"
+		[ "$(registry_addr "$S" "$r" A)" != "$(registry_addr "$S" "$r" B)" ] || continue
+		[ -z "$(comm -13 <(written_addrs "$S" "$r") <(read_addrs "$S" "$r"))" ] || fail "$r: a read of an unwritten registry"
 		checked=$((checked + 1))
 	done
 	[ "$checked" -gt 0 ] || fail "no no-split row has two registries"
@@ -126,7 +125,7 @@ registry_addr() { row "$1" "$2" | grep -oE "registry $3 @0x[0-9a-fA-F]+" | sed '
 @test "same-soname: one instance, the dlopen answered by the bundled file, no second mapping" {
 	d=$(rowdir same-soname)
 	[ -e "$d/libregistryB.so.1" ] || fail "the system copy B file is not on disk: the test would prove nothing"
-	run registry_addr "$(S)" same-soname B
+	run registry_addr "$S" same-soname B
 	assert_output ''
 	run "$TOP/scripts/row-env" LD_DEBUG=files "$d/app"
 	assert_equal "$(grep -c 'file=libregistryB.so.1 \[0\];  generating link map' <<< "$output")" 1
@@ -146,7 +145,7 @@ registry_addr() { row "$1" "$2" | grep -oE "registry $3 @0x[0-9a-fA-F]+" | sed '
 	rows=$(rows_with scope-capture preload .)
 	[ -n "$rows" ] || skip "scope-capture/rows has no preload row"
 	for r in $rows; do
-		run row "$(E)" "$r"
+		run row "$E" "$r"
 		assert_line --regexp "^  \| LD_DEBUG=scopes: libproviderB.so looks up in scope 0: app $(table_cell scope-capture "$r" preload) libbundle.so "
 	done
 }
@@ -155,7 +154,7 @@ registry_addr() { row "$1" "$2" | grep -oE "registry $3 @0x[0-9a-fA-F]+" | sed '
 	rows=$(rows_with scope-capture nccl-cflags REGISTRY_GLOBAL)
 	[ -n "$rows" ] || skip "scope-capture/rows has no RTLD_GLOBAL row"
 	for r in $rows; do
-		run row "$(E)" "$r"
+		run row "$E" "$r"
 		assert_line --regexp '^  \| LD_DEBUG=scopes: libproviderB.so looks up in scope 0: app libbundle.so .* libregistryB.so.1$'
 		assert_line --partial '[nccl-like] dlopen(libregistryB.so.1, RTLD_NOW|RTLD_GLOBAL)'
 	done

@@ -438,7 +438,7 @@ check() { printf '%b' "$1" > "$BATS_TEST_TMPDIR/expect"; printf '%b' "$facts" | 
 @test "check: an expect cell cut down to its verdict fails a row whose run printed consumer counts" {
 	# A row of a table whose cell states counts, and its run as the golden
 	# keeps it: the full cell passes, the cell without its counts must not.
-	for lab in $(make -s -C "$TOP" --no-print-directory labs); do
+	for lab in $(labs); do
 		[ -f "$TOP/expected/$lab.txt" ] || continue
 		for r in $(table_rows "$lab"); do
 			[ -n "$(expect_consumers "$lab" "$r")" ] || continue
@@ -467,9 +467,12 @@ check() { printf '%b' "$1" > "$BATS_TEST_TMPDIR/expect"; printf '%b' "$facts" | 
 }
 
 @test "helpers: the cached table reader reads every table as rows2mk does, and rereads an edited table" {
-	for lab in $(make -s -C "$TOP" --no-print-directory labs) survey; do
-		for r in $("$TOP/scripts/rows2mk" "$lab" "$(table_file "$lab")" | sed -n "s/^$lab\\.rows := *//p"); do
-			want=$("$TOP/scripts/rows2mk" "$lab" "$(table_file "$lab")" | sed -n "s/^$lab\\.$r\\.expect := *//p")
+	# rows2mk's reading once a lab, each row's cell picked from it by sed
+	for lab in $(labs) survey; do
+		_table_file "$lab"
+		"$TOP/scripts/rows2mk" "$lab" "$_tf" > "$BATS_TEST_TMPDIR/$lab.mk" || fail "rows2mk $lab failed"
+		for r in $(sed -n "s/^$lab\\.rows := *//p" "$BATS_TEST_TMPDIR/$lab.mk"); do
+			want=$(sed -n "s/^$lab\\.$r\\.expect := *//p" "$BATS_TEST_TMPDIR/$lab.mk")
 			assert_equal "$lab $r $(table_cell "$lab" "$r" expect)" "$lab $r $want"
 		done
 	done
