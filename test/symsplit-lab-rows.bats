@@ -67,6 +67,26 @@ column() {   # DIR FACT...
     assert_output --partial 'no symsplit there'
 }
 
+@test "lab-rows: an interrupt of its process group (make stopped) ends it and the symsplit it waits for at once, and leaves nothing" {
+    # a stand-in symsplit that hangs: it records its pid and sleeps in it
+    d=$BATS_TEST_TMPDIR
+    printf '#!/bin/sh\necho $$ > "%s/pid"\nexec sleep 30\n' "$d" > "$d/hang"
+    chmod +x "$d/hang"; mkdir "$d/b"
+    # lab-rows as a make recipe runs: in a process group that a Ctrl-C
+    # reaches whole (setsid: its own, so this test can signal it alone)
+    setsid "$TOP/tools/symsplit/dev/lab-rows" "$d/hang" "$d/b" matrix <<< 'A verdict=no-split' > /dev/null 2>&1 &
+    lr=$!
+    for _ in $(seq 100); do [ ! -s "$d/pid" ] || break; sleep 0.1; done
+    [ -s "$d/pid" ] || fail "the stand-in symsplit never started"
+    kill -INT -- "-$lr"
+    # ended within 5 s, not when timeout's 20 s run out
+    for _ in $(seq 50); do kill -0 "$lr" 2> /dev/null || break; sleep 0.1; done
+    ! kill -0 "$lr" 2> /dev/null || fail "lab-rows still runs 5 s after the interrupt"
+    ! kill -0 "$(cat "$d/pid")" 2> /dev/null || fail "the symsplit it ran outlived it"
+    ! kill -0 -- "-$lr" 2> /dev/null || fail "a process of its group outlived it"
+    [ -z "$(ls -A "$d/b")" ] || fail "it left $(ls -A "$d/b")"
+}
+
 @test "lab-rows: another machine's row (aarch64) is read from the emulator's root (--sysroot): symsplit agrees with the derived verdict" {
     command -v aarch64-linux-gnu-gcc > /dev/null && command -v qemu-aarch64-static > /dev/null ||
         skip "no aarch64 cross compiler and emulator (make deps-cross)"
