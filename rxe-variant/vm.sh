@@ -87,7 +87,10 @@ watch() {
 		if [ "$now" = "$size" ]; then idle=$((idle + 1)); else size=$now idle=0; fi
 	done
 	echo quiet > "$console.why"
-	kill -TERM "$1" 2>/dev/null
+	# SIGALRM is timeout's own deadline: it stops QEMU as at the cap (TERM,
+	# KILL 2 s later) and exits 124; a TERM would kill timeout itself, and
+	# the shell print "Terminated".
+	kill -ALRM "$1" 2>/dev/null
 }
 stop() { # <exit status>: stop QEMU (through its timeout) and leave
 	trap - INT TERM HUP
