@@ -48,8 +48,8 @@ trap 'rm -f "$console" "$console.txt" "$console.why"' EXIT
 # A TCG guest on a loaded host is descheduled in between, sees too few ticks,
 # and either hangs after "MP-BIOS bug: 8254 timer not connected to IO-APIC"
 # or panics ("IO-APIC + timer doesn't work!"). QEMU's timer is wired; the
-# check only measures the host's load (Debian 13's 6.12 failed it on a
-# loaded 2-core host every time).
+# check only measures the host's load (Debian 12's 6.1 and 13's 6.12 both
+# failed it on a loaded 2-core host, every boot).
 # No "quiet": the kernel's boot messages are the guest's sign of progress
 # (a loaded host stretched a silent boot past a minute); /init turns the
 # console's log level down before the rows, whose lines must not interleave.
