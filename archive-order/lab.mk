@@ -133,12 +133,12 @@ archive-order.run = $(AO_SRC)/run-row $(AO)/$1
 # Its pictures (scripts/diagram-link) read the link's record, not the loader's.
 archive-order.diagram-ld-debug :=
 # The linker's trace lines and nm of the row's archives, for every row in
-# one pass (link-facts --rows); then, row by row, the link-time check on the
-# row's own link line (it exits 1 when it flags: a finding, not a failure),
-# read from the row's link record when that traced every name it needs
-# (--log, --map), not linked again.
-archive-order.facts = $(AO_SRC)/link-facts --rows '$(AO_TRACE)' $(foreach r,$1,'$r $(AO)/$r $(foreach a,$(call ao_archives,$r),$(AO)/$r/lib$a.a)')
-archive-order.evidence = TMPDIR=$(AO)/$1 $(AO_SRC)/archive-clash --prefix '  | archive-clash ' --log $(AO)/$1/link.log '$(AO_TRACE)' --map $(AO)/$1/link.map $(call ao_link,$1) || [ $$? = 1 ]
+# one pass (link-facts --rows); then the link-time check on each row's own
+# link line, every row in one pass too (archive-clash --rows), read from the
+# row's link record and map when that traced every name it needs, not
+# linked again.
+archive-order.facts = $(AO_SRC)/link-facts --rows '$(AO_TRACE)' $(foreach r,$1,'$r $(AO)/$r $(foreach a,$(call ao_archives,$r),$(AO)/$r/lib$a.a)') \
+	';' $(AO_SRC)/archive-clash --prefix '  | archive-clash ' --rows '$(AO_TRACE)' $(foreach r,$1,'$r $(AO)/$r/link.log $(AO)/$r/link.map $(call ao_link,$r)')
 
 # make archive-order [ROW=<id>] [EVIDENCE=1], make evidence-archive-order
 $(eval $(call lab_entry,archive-order,ROW,$(AO)/%/app))

@@ -288,3 +288,22 @@ maps_cell_unknown() {
 	assert_output --partial 'usage: run-case'
 	[ "${#lines[@]}" -eq 1 ]
 }
+
+@test "realworld: a Ctrl-C to run-case's process group stops the symsplit it waits for at once, not after its timeout" {
+	# stand-ins: a driver that pauses and says which process group it is in,
+	# a symsplit that marks its start and sleeps
+	d=$BATS_TEST_TMPDIR
+	printf '#!/bin/sh\nread -r _ _ _ _ g _ < /proc/$$/stat\necho "$g" > %s/pgrp\necho "paused $$"\nread -r go < "$2"\n' "$d" > "$d/driver"
+	printf '#!/bin/sh\n: > %s/sym-started\nexec sleep 30\n' "$d" > "$d/sym"
+	chmod +x "$d/driver" "$d/sym"
+	# a group of its own, with SIGINT as a terminal gives it (a job started
+	# with & by a shell without job control has it ignored)
+	setsid env --default-signal=INT "$TOP/realworld/run-case" --symsplit "$d/sym" --host - --exe "$d/driver" "$d/run" -- "$d/driver" > /dev/null 2>&1 &
+	for _ in $(seq 200); do [ -e "$d/sym-started" ] && break; sleep 0.1; done
+	[ -e "$d/sym-started" ] || fail "the stand-in symsplit never started"
+	read -r g < "$d/pgrp"
+	kill -INT -- "-$g"
+	for _ in $(seq 100); do pgrep -g "$g" > /dev/null || break; sleep 0.1; done
+	left=$(pgrep -g "$g" -a) || true
+	[ -z "$left" ] || { pkill -KILL -g "$g"; fail "still running 10 s after the Ctrl-C: $left"; }
+}
