@@ -34,8 +34,8 @@ RW_PYTHON := /usr/bin/python3
 # node's path, looked up when a node case's recipe is first expanded (not at
 # parse time), then kept: every node case names it twice, and make -n
 # expands every case's recipes. Found in PATH by make itself (no process).
-RW_NODE_EXE = $(or $(rw_node_exe),$(eval rw_node_exe := $(or $(if $(findstring /,$(SURVEY_NODE)),$(wildcard $(SURVEY_NODE)),$(call path_find,$(SURVEY_NODE))),$(SURVEY_NODE)))$(rw_node_exe))
-rw_node_exe :=
+RW_NODE_EXE = $(if $(rw_node_asked),,$(eval rw_node_asked := 1)$(eval rw_node_exe := $(if $(findstring /,$(SURVEY_NODE)),$(wildcard $(SURVEY_NODE)),$(call path_find,$(SURVEY_NODE)))))$(rw_node_exe)
+rw_node_asked :=
 # rw_cmd CASE: the driver's command line (run-case adds --pause FIFO)
 rw_prefix = $(if $(filter node-subset,$(realworld.$1.driver)),$(SURVEY_B)/subset,$(SURVEY_B)/realworld)
 # script: units are an interpreter and its script in realworld/ (perl, php,
