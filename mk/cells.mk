@@ -10,9 +10,11 @@ cells_goals := $(filter-out $(LOCK_FREE_GOALS) clean distclean,$(or $(MAKECMDGOA
 # cells_same A,B: non-empty when the texts A and B are the same.
 cells_same = $(and $(findstring $1,$2),$(findstring $2,$1))
 # cells_changed FILE,TEXT: FILE (empty when not there) holding another
-# text is written anew, to FILE.tmp then renamed (an interrupted make leaves
-# no half-written FILE), or under make -n its rule made to run (FORCE).
-cells_changed = $(if $(call cells_same,$(file <$1),$2),,$(if $(DRY_RUN),FORCE,$(file >$1.tmp,$2)$(shell exec mv -f $(call shq,$1.tmp) $(call shq,$1))))
+# text is written anew by make itself, no process (an interrupted make may
+# leave it half-written: the next make finds its text not TEXT and writes
+# it again, newer, so what depends on it is made again then), or under make
+# -n its rule made to run (FORCE).
+cells_changed = $(if $(call cells_same,$(file <$1),$2),,$(if $(DRY_RUN),FORCE,$(file >$1,$2)))
 ifneq ($(cells_goals),)
 ifeq ($(DRY_RUN)$(wildcard $(B_ABS)/cells/.),)
 cells_dir_made := $(shell exec mkdir -p $(call shq,$(B_ABS)/cells) 2>&1)

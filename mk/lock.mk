@@ -16,11 +16,15 @@ endif
 export SPLIT_STATE_LAB_LOCK := $(B_ABS)
 else ifneq ($(filter $(SPLIT_STATE_LAB_LOCK)/%,$(B_ABS)),)
 # A build directory inside the run's own (a toolchain column's, make bench's)
-# is marked when made: a marker counts only in the directory itself.
+# is marked when made: a marker counts only in the directory itself. One
+# that holds its marker already is left as it is (mk/build-dir mark would
+# find it not empty and do nothing): no process at each of its makes.
 ifneq ($(filter-out clean distclean,$(MAKECMDGOALS)),)
+ifeq ($(wildcard $(B_ABS)/.split-state-lab-build),)
 mark_said := $(shell exec mk/build-dir mark $(call shq,$(B_ABS)) 2>&1)
 ifneq ($(.SHELLSTATUS),0)
 $(error $(mark_said))
+endif
 endif
 endif
 endif
