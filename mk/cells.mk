@@ -3,23 +3,31 @@
 # is not there): what depends on it is made again in this run, and nothing
 # else is (an edited expect cell changes neither file). Written only by goals
 # that hold the build directory (mk/lock.mk: after its lock, never into
-# another run's); its directory is the one process, once a build directory.
+# another run's); its directory is one process, once a build directory, and
+# the renames of those that changed one process, once a make.
 # Under make -n nothing is written, and a changed file is taken as made
 # again, so make -n lists what make would do.
 cells_goals := $(filter-out $(LOCK_FREE_GOALS) clean distclean,$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL)))
 # cells_same A,B: non-empty when the texts A and B are the same.
 cells_same = $(and $(findstring $1,$2),$(findstring $2,$1))
 # cells_changed FILE,TEXT: FILE (empty when not there) holding another
-# text is written anew by make itself, no process (an interrupted make may
-# leave it half-written: the next make finds its text not TEXT and writes
-# it again, newer, so what depends on it is made again then), or under make
-# -n its rule made to run (FORCE).
-cells_changed = $(if $(call cells_same,$(file <$1),$2),,$(if $(DRY_RUN),FORCE,$(file >$1,$2)))
+# text is written anew, under its own name in cells/.new, and queued; or
+# under make -n its rule made to run (FORCE). The queue is renamed into
+# cells/ by one mv -t after every lab is read: each rename is atomic, so an
+# interrupted make leaves no half-written cells file (the rule that every
+# artifact goes to a temporary name first), and one process does them all
+# rather than one a file.
+cells_new = $(B_ABS)/cells/.new
+cells_changed = $(if $(call cells_same,$(file <$1),$2),,$(if $(DRY_RUN),FORCE,$(file >$(cells_new)/$(notdir $1),$2)$(eval cells_queued += $(notdir $1))))
 ifneq ($(cells_goals),)
-ifeq ($(DRY_RUN)$(wildcard $(B_ABS)/cells/.),)
-cells_dir_made := $(shell exec mkdir -p $(call shq,$(B_ABS)/cells) 2>&1)
+ifeq ($(DRY_RUN)$(wildcard $(cells_new)/.),)
+cells_dir_made := $(shell exec mkdir -p $(call shq,$(cells_new)) 2>&1)
 endif
 $(foreach l,$(TABLE_LABS),$(eval $($l.cells) $($l.what): ; ) \
 	$(eval $($l.cells): $(call cells_changed,$($l.cells),$($l.cells-text))) \
 	$(eval $($l.what): $(call cells_changed,$($l.what),$($l.what-text))))
+ifneq ($(cells_queued),)
+cells_renamed := $(shell exec mv -f -t $(call shq,$(B_ABS)/cells) $(foreach f,$(cells_queued),$(call shq,$(cells_new)/$f)) 2>&1)
+$(if $(cells_renamed),$(error cells: $(cells_renamed)))
+endif
 endif
