@@ -33,6 +33,7 @@ struct use { uint64_t at; int fn, addr; };   /* an instruction of function fn (-
                                               * function) branching to, or reading, at; addr: forms it */
 struct reach {
     int unknown;                   /* no answer for this module: every reference runs */
+    const unsigned char *rel;      /* the scan's code is released up to here (release_behind) */
     int n;                         /* distinct function ranges, by lo */
     uint64_t *lo, *hi;
     int *eo, *ev, ne;              /* callers: ev[eo[i] .. eo[i+1]) the functions branching into i */
@@ -119,6 +120,8 @@ static void scan(struct reach *r, const struct fstate *s, struct decoder *dc, ui
         }
         if (addr < hi) addr++;   /* bytes that decode to nothing (padding, data in code): step over one */
     }
+    const unsigned char *end = c->bytes + (hi - c->lo);   /* read once: not kept resident */
+    r->rel = release_behind(r->rel >= c->bytes && r->rel <= end ? r->rel : c->bytes, end);
 }
 
 static int by_to(const void *a, const void *b)
@@ -316,6 +319,7 @@ static struct reach *build(struct module *m)
         }
     }
     if (!r->unknown) stubs(r, s, dc);
+    for (int c = 0; c < s->ncode; c++) release_input(s->code[c].bytes, s->code[c].hi - s->code[c].lo);
     if (ne) qsort(e, ne, sizeof *e, by_to);
     r->eo = xcalloc(r->n + 1, sizeof *r->eo);
     r->ev = xcalloc(ne + 1, sizeof *r->ev);
