@@ -23,6 +23,8 @@ rdma link add rxe0 type rxe netdev dummy0 || fail "link add failed: rdma link ad
 i=0
 while [ ! -e /dev/infiniband/uverbs0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 [ -e /dev/infiniband/uverbs0 ] || fail "device open impossible: no /dev/infiniband/uverbs0 after rdma link add"
+# Kernel messages stop here: they would land between the rows' lines.
+dmesg -n 1
 echo "vm: rows begin"
 sh /lab/run-rows.sh vm /lab/rows /lab $(arg rxe.rows | tr , ' ')
 echo "vm: rows end"

@@ -56,8 +56,16 @@ rowdir() { echo "$BUILD/${LAB:?}/$1"; }
 
 # row FILE ID: the lines of one row, header included.
 row() {
-	if _row_lines "$1" "$2"; then [ ${#_rl[@]} -eq 0 ] || printf '%s\n' "${_rl[@]}"; return 0; fi
-	awk -v id="$2" '/^== / { on = ($2 == id ":") } on' "$1"
+	_row "$1" "$2" || return
+	[ ${#_rl[@]} -eq 0 ] || printf '%s\n' "${_rl[@]}"
+}
+# _row FILE ID: the row's lines into the array _rl, the one reader of a row
+# that row, evidence_lines and count share: from the split below for a file
+# of this bats file's own, else by one awk over FILE.
+_row() {
+	_row_lines "$1" "$2" && return 0
+	[ -f "$1" ] && [ -r "$1" ] || { echo "row: no file $1" >&2; return 1; }
+	mapfile -t _rl < <(awk -v id="$2" '/^== / { on = ($2 == id ":") } on' "$1")
 }
 # _row_lines FILE ID: the row's lines into the array _rl, with no process,
 # for a file of this bats file's own ($BATS_FILE_TMPDIR/*.out: the lab's
@@ -81,11 +89,8 @@ _row_lines() {
 # their "  | " prefix.
 evidence_lines() {
 	local l
-	if _row_lines "$1" "$2"; then
-		for l in "${_rl[@]}"; do [[ $l != '  | '* ]] || printf '%s\n' "${l#'  | '}"; done
-		return 0
-	fi
-	row "$1" "$2" | sed -n 's/^  | //p'
+	_row "$1" "$2" || return
+	for l in "${_rl[@]}"; do [[ $l != '  | '* ]] || printf '%s\n' "${l#'  | '}"; done
 }
 
 # Raw run-time addresses of a row's write (" -> ") and read (" <- ") events:
@@ -101,11 +106,9 @@ row_addrs() {
 # count FILE ID WHO: the device count a consumer line reports.
 count() {
 	local l re="^ *$3(:| sees)( discovered)? ([0-9]+) device\\(s\\)"
-	if _row_lines "$1" "$2"; then
-		for l in "${_rl[@]}"; do [[ $l =~ $re ]] && { printf '%s\n' "${BASH_REMATCH[-1]}"; return 0; }; done
-		return 0
-	fi
-	row "$1" "$2" | sed -nE "s/^ *$3(:| sees)( discovered)? ([0-9]+) device\\(s\\).*/\\3/p" | head -n 1
+	_row "$1" "$2" || return
+	for l in "${_rl[@]}"; do [[ $l =~ $re ]] && { printf '%s\n' "${BASH_REMATCH[-1]}"; return 0; }; done
+	return 0
 }
 
 # fact FILE ID KEY: a field of `scripts/verdict --facts` for one row. The

@@ -280,11 +280,40 @@ meets_table() {
 	assert_failure 1
 }
 
-@test "vm: a guest that does not finish is stopped by the hard timeout, with a reason" {
+@test "vm: a guest whose console stays silent is stopped, with a reason" {
 	vm_ran
 	RXE_VM_TIMEOUT=1 run sh "$TOP/rxe-variant/vm.sh" "$BUILD/rxe-variant" capture
 	assert_failure
-	assert_output --regexp '^vm tier: guest timed out after 1s'
+	assert_output --regexp '^vm tier: guest timed out after 1s without console output'
+	run qemu_running
+	assert_failure 1
+}
+
+@test "vm: a guest that keeps printing is still stopped by the hard cap, with a reason" {
+	vm_ran
+	RXE_VM_TIMEOUT=60 RXE_VM_TIMEOUT_MAX=2 run sh "$TOP/rxe-variant/vm.sh" "$BUILD/rxe-variant" capture
+	assert_failure
+	assert_output --regexp '^vm tier: guest timed out after 2s in all \(RXE_VM_TIMEOUT_MAX; '
+	run qemu_running
+	assert_failure 1
+}
+
+@test "vm: a timeout that is not whole seconds is refused in one line" {
+	RXE_VM_TIMEOUT_MAX=1m run sh "$TOP/rxe-variant/vm.sh" "$BUILD/rxe-variant" capture
+	assert_failure 1
+	assert_output "vm tier: RXE_VM_TIMEOUT_MAX must be a whole number of seconds, not '1m'"
+}
+
+@test "vm: a guest kernel panic is reported by its own message, not the trace's last line" {
+	vm_ran
+	# an initramfs that is no cpio, newer than every input so it is kept:
+	# the kernel finds no /init and no root device, and panics
+	b="$BATS_TEST_TMPDIR/b"
+	mkdir "$b"
+	head -c 4096 /dev/zero | tr '\0' x > "$b/vm-initramfs.cpio"
+	RXE_VM_CACHE="${RXE_VM_CACHE:-$BUILD/rxe-variant/vm-cache}" run sh "$TOP/rxe-variant/vm.sh" "$b" capture
+	assert_failure 1
+	assert_output --regexp '^vm tier: guest kernel panicked: [^ ]'
 	run qemu_running
 	assert_failure 1
 }
