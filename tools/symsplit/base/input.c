@@ -196,6 +196,33 @@ void *map_input(const char *path, struct stat *st, char **err)
     return map;
 }
 
+/* A whole-code scan (calls.c, reach.c) reads every page of a library's
+ * code once: kept mapped, the pages stay resident as long as the module
+ * does (34 MiB of libnode's .text, most of one image's peak).  Dropped, a
+ * later read faults them in again from the file, the same bytes: nothing
+ * is lost, as no code page is ever written.  Only whole pages inside
+ * [p, p + len), and only inside map (what map_input returned, size bytes;
+ * NULL: memory the caller lent, never dropped). */
+void release_input(const void *map, size_t size, const void *p, size_t len)
+{
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), lo = ((uintptr_t)p + page - 1) & ~(page - 1),
+              hi = ((uintptr_t)p + len) & ~(page - 1);
+    if (map && (const char *)p >= (const char *)map && (const char *)p + len <= (const char *)map + size && lo < hi)
+        madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
+/* For a scan in address order: the pages of [from, to) once they are a
+ * step behind it, so that one scan holds a step of code, not the whole
+ * section.  Returns where the next call starts (a page boundary). */
+enum { RELEASE_STEP = 1 << 20 };
+const unsigned char *release_behind(const void *map, size_t size, const unsigned char *from, const unsigned char *to)
+{
+    if (to < from || (size_t)(to - from) < RELEASE_STEP) return from;
+    const unsigned char *cut = (const unsigned char *)((uintptr_t)to & ~((uintptr_t)sysconf(_SC_PAGESIZE) - 1));
+    release_input(map, size, from, cut - from);
+    return cut;
+}
+
 void unmap_input(void *map, size_t size)
 {
     for (struct mapped **p = &mapped; *p; p = &(*p)->next)

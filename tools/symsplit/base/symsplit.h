@@ -31,6 +31,10 @@ int open_input(const char *path, struct stat *st, char **err);    /* fd, or -1 w
 int stat_input(const char *path, struct stat *st);   /* stat(2) of the file open_input would open */
 void *map_input(const char *path, struct stat *st, char **err);   /* private writable map, or NULL */
 void unmap_input(void *map, size_t size);   /* what map_input mapped */
+/* drop the resident pages of [p, p + len), read-only bytes of map (map_input's, size bytes; NULL: none) */
+void release_input(const void *map, size_t size, const void *p, size_t len);
+/* a scan in address order: release_input of [from, to) a step at a time; the next from */
+const unsigned char *release_behind(const void *map, size_t size, const unsigned char *from, const unsigned char *to);
 /* --sysroot DIR, as qemu-user's -L DIR: an absolute path (not /proc's) is
  * read from under DIR where DIR has it, else as written */
 void input_sysroot(const char *dir);

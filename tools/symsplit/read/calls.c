@@ -46,17 +46,19 @@ static void scan(struct module *m)
         a.key[j] = m->defs[i].value;
         a.val[j] = i;   /* aliases share an address; the last one is enough */
     }
+    const void *own = m->borrowed ? NULL : m->map;   /* the pages symsplit mapped, never lent memory */
     Elf_Scn *scn = NULL;
     while ((scn = elf_nextscn(e, scn))) {
         GElf_Shdr sh;
         if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS || !(sh.sh_flags & SHF_EXECINSTR)) continue;
         Elf_Data *d = elf_getdata(scn, NULL);
         if (!d || !d->d_buf) continue;
-        const unsigned char *p = d->d_buf;
+        const unsigned char *p = d->d_buf, *done = p;   /* read once: not kept resident */
         size_t n = d->d_size;
         if (machine()->em == EM_AARCH64)
             for (size_t i = 0; i + 4 <= n; i += 4) {
                 uint32_t w;
+                if (!(i & 0xffff)) done = release_behind(own, m->size, done, p + i);   /* a look every 64 KiB */
                 memcpy(&w, p + i, 4);
                 if ((w & 0x7c000000) != 0x14000000) continue;     /* B and BL */
                 int64_t off = (int64_t)(int32_t)((w & 0x03ffffff) << 6) >> 4;  /* sign-extended imm26 * 4 */
@@ -65,12 +67,14 @@ static void scan(struct module *m)
             }
         else   /* x86-64 and i386: call/jmp rel32 */
             for (size_t i = 0; i + 5 <= n; i++) {
+                if (!(i & 0xffff)) done = release_behind(own, m->size, done, p + i);   /* a look every 64 KiB */
                 if (p[i] != 0xe8 && p[i] != 0xe9) continue;
                 int32_t rel;
                 memcpy(&rel, p + i + 1, 4);
                 int k = addr_find(&a, sh.sh_addr + i + 5 + (int64_t)rel);
                 if (k >= 0 && !m->defs[k].direct_call && insn_boundary(m, sh.sh_addr + i) != 0) m->defs[k].direct_call = 1;
             }
+        release_input(own, m->size, done, p + n - done);
     }
     /* an alias at the same address as a called function is called too */
     for (int i = 0; i < m->ndefs; i++) {

@@ -33,6 +33,8 @@ struct use { uint64_t at; int fn, addr; };   /* an instruction of function fn (-
                                               * function) branching to, or reading, at; addr: forms it */
 struct reach {
     int unknown;                   /* no answer for this module: every reference runs */
+    const unsigned char *rel;      /* the scan's code is released up to here (release_behind) */
+    const void *own; size_t size;  /* the module's mapping (NULL: lent memory, never released) */
     int n;                         /* distinct function ranges, by lo */
     uint64_t *lo, *hi;
     int *eo, *ev, ne;              /* callers: ev[eo[i] .. eo[i+1]) the functions branching into i */
@@ -119,6 +121,8 @@ static void scan(struct reach *r, const struct fstate *s, struct decoder *dc, ui
         }
         if (addr < hi) addr++;   /* bytes that decode to nothing (padding, data in code): step over one */
     }
+    const unsigned char *end = c->bytes + (hi - c->lo);   /* read once: not kept resident */
+    r->rel = release_behind(r->own, r->size, r->rel >= c->bytes && r->rel <= end ? r->rel : c->bytes, end);
 }
 
 static int by_to(const void *a, const void *b)
@@ -275,6 +279,8 @@ static struct reach *build(struct module *m)
     static struct decoder *dc;
     if (!dc && machine()->disasm) dc = decoder_open();
     if (!dc) { r->unknown = 1; return r; }
+    r->own = m->borrowed ? NULL : m->map;
+    r->size = m->size;
     r->lo = xcalloc(s->nfns + 1, sizeof *r->lo);
     r->hi = xcalloc(s->nfns + 1, sizeof *r->hi);
     /* sorted by lo; ranges that overlap (a symbol's size and an FDE's
@@ -316,6 +322,7 @@ static struct reach *build(struct module *m)
         }
     }
     if (!r->unknown) stubs(r, s, dc);
+    for (int c = 0; c < s->ncode; c++) release_input(r->own, r->size, s->code[c].bytes, s->code[c].hi - s->code[c].lo);
     if (ne) qsort(e, ne, sizeof *e, by_to);
     r->eo = xcalloc(r->n + 1, sizeof *r->eo);
     r->ev = xcalloc(ne + 1, sizeof *r->ev);

@@ -16,6 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int wrong;
     struct module *m = module_parse(buf, size, "fuzz-input", 0, &err, &wrong);
     if (m) {
+        m->borrowed = 1;   /* buf is this function's: never unmapped, its pages never released */
         /* touch what the model reads: names, versions, the hash chains */
         for (int i = 0; i < m->ndefs; i++) {
             module_find_defs(m, m->defs[i].name, m->defs[i].hash);
@@ -25,7 +26,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (int i = 0; i < m->nrefs; i++)
             if (m->has_versym && m->refs[i].ver < m->nvers && m->vers[m->refs[i].ver].name) (void)strlen(m->vers[m->refs[i].ver].name);
         for (int i = 0; i < m->nneeded; i++) (void)strlen(m->needed[i]);
-        m->borrowed = 1;
         module_free(m);
     }
     free(err);
