@@ -16,10 +16,14 @@ tc-facts/%: export TC_SYMSPLIT := $(abspath $(SYMSPLIT))
 # read them there instead of asking symsplit about every row again. A
 # column's make makes its own with the host's symsplit (TC_SYMSPLIT).
 lab_rows_symsplit = $(or $(TC_SYMSPLIT),$(abspath $(SYMSPLIT)))
+# the prerequisite by the name make builds it under (a relative B gives a
+# relative SYMSPLIT: its absolute name has no rule, and a fresh tree's
+# make -n test stopped there)
+lab_rows_symsplit_dep = $(or $(TC_SYMSPLIT),$(SYMSPLIT))
 LAB_ROWS_LABS := $(foreach l,$(LABS),$(if $($l.capture),$l))
 $(B)/runs/%.facts: $(B)/runs/%.out
 	$(Q)$(SCRIPTS)/verdict --facts < $< $(into_target)
-$(B)/runs/%.symsplit: $(B)/runs/%.facts $(lab_rows_symsplit) $(SYMSPLIT_DEV)/lab-rows
+$(B)/runs/%.symsplit: $(B)/runs/%.facts $(lab_rows_symsplit_dep) $(SYMSPLIT_DEV)/lab-rows
 	$(Q)$(SYMSPLIT_DEV)/lab-rows --ran $(lab_rows_symsplit) $(B) $* < $< > $@.tmp 2> $@.err; echo $$? > $@.rc && exec mv -f $@.tmp $@
 TEST_RUNS += $(LAB_ROWS_LABS:%=$(B)/runs/%.symsplit)
 test-runs: $(LAB_ROWS_LABS:%=$(B)/runs/%.symsplit)
