@@ -5,29 +5,3 @@
 # ones). Each column's facts need symsplit built first.
 $(call tc_targets,$(TOOLCHAINS)): $(SYMSPLIT)
 tc-facts/%: export TC_SYMSPLIT := $(abspath $(SYMSPLIT))
-
-# A lab's rows as symsplit reads them, beside the lab's capture and made
-# once per build directory like it: runs/LAB.facts (scripts/verdict --facts)
-# and runs/LAB.symsplit, lab-rows on the rows that ran (its exit status in
-# LAB.symsplit.rc, its stderr in LAB.symsplit.err; a disagreement is a fact
-# of the column, not a failed make). make test's runs phase makes them for
-# its build directory, which is the make's own toolchain column's: that
-# column (check-toolchains, baseline, compare) and test/symsplit-labs.bats
-# read them there instead of asking symsplit about every row again. A
-# column's make makes its own with the host's symsplit (TC_SYMSPLIT).
-lab_rows_symsplit = $(or $(TC_SYMSPLIT),$(abspath $(SYMSPLIT)))
-# the prerequisite by the name make builds it under (a relative B gives a
-# relative SYMSPLIT: its absolute name has no rule, and a fresh tree's
-# make -n test stopped there)
-lab_rows_symsplit_dep = $(or $(TC_SYMSPLIT),$(SYMSPLIT))
-LAB_ROWS_LABS := $(foreach l,$(LABS),$(if $($l.capture),$l))
-$(B)/runs/%.facts: $(B)/runs/%.out
-	$(Q)$(SCRIPTS)/verdict --facts < $< $(into_target)
-$(B)/runs/%.symsplit: $(B)/runs/%.facts $(lab_rows_symsplit_dep) $(SYMSPLIT_DEV)/lab-rows
-	$(Q)$(SYMSPLIT_DEV)/lab-rows --ran $(lab_rows_symsplit) $(B) $* < $< > $@.tmp 2> $@.err; echo $$? > $@.rc && exec mv -f $@.tmp $@
-TEST_RUNS += $(LAB_ROWS_LABS:%=$(B)/runs/%.symsplit)
-test-runs: $(LAB_ROWS_LABS:%=$(B)/runs/%.symsplit)
-# make lab-rows-LAB: that reading, with lab-rows' own exit status
-$(LAB_ROWS_LABS:%=lab-rows-%): lab-rows-%: $(B)/runs/%.symsplit
-	$(Q)cat $< && cat $<.err >&2 && read -r rc < $<.rc && exit $$rc
-.PHONY: $(LAB_ROWS_LABS:%=lab-rows-%)
