@@ -518,8 +518,13 @@ claim_entries() {
 	esac
 }
 # citations TEXT: each citation's body, "measured<TAB>REF" or "unmeasured<TAB>WHY", one a line.
+# The citations are found by the shell's own regex, each match taken off
+# the text before the next is looked for (a grep -o and a pipeline's
+# subshell for each of some forty entries before).
 citations() {
-	grep -oE '\[(measured|unmeasured): [^]]*\]' <<< "$1" | while IFS= read -r c; do
+	local s=$1 c kind body r re='\[(measured|unmeasured): [^]]*\]'
+	while [[ $s =~ $re ]]; do
+		c=${BASH_REMATCH[0]}; s=${s#*"$c"}
 		kind=${c%%:*}; kind=${kind#[}; body=${c#*: }; body=${body%]}
 		if [ "$kind" = unmeasured ]; then printf 'unmeasured\t%s\n' "$body"; continue; fi
 		# each ';'-separated part, blanks trimmed (by the shell: no process a citation)
