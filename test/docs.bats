@@ -390,10 +390,13 @@ quoted_blocks() {
 		want != "" && !on { want = "" }' "$1"
 }
 # quote_differs DOC PATH FIRST LAST: fails unless the block is a run of PATH's lines.
+# (the marker's indentation read by the shell, the block cut and unindented
+# by one sed: it runs once a quoted block)
 quote_differs() {
-	local ind
-	ind=$(grep -m1 -oE '^ *<!-- quote: ' <(sed -n "$(( $3 - 2 ))p" "$1") | sed 's/<.*//')
-	sed -n "$3,$4p" "$1" | sed "s/^$ind//" > "$BATS_TEST_TMPDIR/quote"
+	local ind= l=()
+	mapfile -t -s $(( $3 - 3 )) -n 1 l < "$1"
+	[[ ${l[0]-} =~ ^(\ *)'<!-- quote: ' ]] && ind=${BASH_REMATCH[1]}
+	sed -n "$3,$4{s/^$ind//;p}" "$1" > "$BATS_TEST_TMPDIR/quote"
 	python3 - "$BATS_TEST_TMPDIR/quote" "$TOP/$2" <<'PY'
 import sys
 q = open(sys.argv[1]).read().splitlines(); f = open(sys.argv[2]).read().splitlines()
