@@ -4,7 +4,11 @@
 load helpers
 
 norm() { printf '%b' "$1" | "$TOP/scripts/normalise"; }
-verdict() { printf '%b' "$1" | "$TOP/scripts/verdict"; }
+# verdict TEXT [ARGS...] / verdict_quiet TEXT [ARGS...]: scripts/verdict ARGS
+# on TEXT, its output kept / dropped (its stderr kept): called by run, with
+# no bash -c around them (a process each).
+verdict()       { printf '%b' "$1" | "$TOP/scripts/verdict" "${@:2}"; }
+verdict_quiet() { printf '%b' "$1" | "$TOP/scripts/verdict" "${@:2}" > /dev/null; }
 
 @test "normalise: the same address gets the same label, a new one the next label" {
 	run norm '== r: x\n[a -> t@0x7f00aa] x\n[b <- t@0x5500bb] y\n[c <- t@0x7f00aa] z\n'
@@ -78,14 +82,14 @@ verdict() { printf '%b' "$1" | "$TOP/scripts/verdict"; }
 }
 
 @test "verdict --must-run: fails in one line only when every row that could run failed to run" {
-	run bash -c "printf '== r1: x\n[run failed: exit 1]\n== r2: y\n[skipped: cannot run here]\n' | '$TOP/scripts/verdict' --must-run > /dev/null"
+	run verdict_quiet '== r1: x\n[run failed: exit 1]\n== r2: y\n[skipped: cannot run here]\n' --must-run
 	assert_failure
 	assert_output 'verdict: no row ran: all 1 row(s) that could run here failed to run (the [run failed] lines above)'
-	run bash -c "printf '== r1: x\n[run failed: exit 1]\n== r2: y\n[w -> t@0x1]\n[rd <- t@0x1]\n' | '$TOP/scripts/verdict' --must-run > /dev/null"
+	run verdict_quiet '== r1: x\n[run failed: exit 1]\n== r2: y\n[w -> t@0x1]\n[rd <- t@0x1]\n' --must-run
 	assert_success
-	run bash -c "printf '== r1: x\n[skipped: cannot run here]\n' | '$TOP/scripts/verdict' --must-run > /dev/null"
+	run verdict_quiet '== r1: x\n[skipped: cannot run here]\n' --must-run
 	assert_success
-	run bash -c "printf '== r1: x\n[run failed: exit 1]\n' | '$TOP/scripts/verdict' > /dev/null"
+	run verdict_quiet '== r1: x\n[run failed: exit 1]\n'
 	assert_success                           # without --must-run: make check's checker judges
 }
 
@@ -153,7 +157,7 @@ verdict() { printf '%b' "$1" | "$TOP/scripts/verdict"; }
 }
 
 @test "verdict --facts: one line per row with consumers and their counts" {
-	run bash -c "printf '== r1: x\n[w -> t@0x1]\n[rd <- t@0x2]\ncollective: discovered 0 device(s)\nNCCL consumer sees 0 device(s)\n== r2: y\n[w -> t@0x1]\n[rd <- t@0x1]\n' | '$TOP/scripts/verdict' --facts"
+	run verdict '== r1: x\n[w -> t@0x1]\n[rd <- t@0x2]\ncollective: discovered 0 device(s)\nNCCL consumer sees 0 device(s)\n== r2: y\n[w -> t@0x1]\n[rd <- t@0x1]\n' --facts
 	assert_output $'r1 verdict=SPLIT consumers=collective:0,NCCL-consumer:0\nr2 verdict=no-split consumers='
 }
 
@@ -168,12 +172,12 @@ verdict() { printf '%b' "$1" | "$TOP/scripts/verdict"; }
 }
 
 @test "verdict: calls that each ran their caller's own definition are no-collision" {
-	run bash -c "printf '== r: x\n[define f copy=X fn@0x10 size=76]\n[define f copy=Y fn@0x20 size=133]\n[call f from copy=X ran copy=X fn@0x10]\n[call f from copy=Y ran copy=Y fn@0x20]\n' | '$TOP/scripts/verdict' --facts"
+	run verdict '== r: x\n[define f copy=X fn@0x10 size=76]\n[define f copy=Y fn@0x20 size=133]\n[call f from copy=X ran copy=X fn@0x10]\n[call f from copy=Y ran copy=Y fn@0x20]\n' --facts
 	assert_output 'r verdict=no-collision consumers='
 }
 
 @test "verdict: a guard refusal is refused, not run-failed, and keeps the consumers seen before it" {
-	run bash -c "printf '== r: x\n[register -> copy=A table@0x1]\n[get_list <- copy=A table@0x1]\npluginA sees 1 device(s)\n[guard copy=B] refusing: two copies\n[run failed: exit 134]\n' | '$TOP/scripts/verdict' --facts"
+	run verdict '== r: x\n[register -> copy=A table@0x1]\n[get_list <- copy=A table@0x1]\npluginA sees 1 device(s)\n[guard copy=B] refusing: two copies\n[run failed: exit 134]\n' --facts
 	assert_output 'r verdict=refused consumers=pluginA:1'
 }
 
@@ -241,7 +245,7 @@ ao_ran()   { printf '[%s ran stack=%s at vx_open_device@0x%s] opened logical dev
 }
 
 @test "verdict: a run that exits 0 without its proof line, or whose call ran in the program itself, is unproven" {
-	run bash -c "printf '== a: x\n[app called f in libf.so] 1\n[exit 0]\n[exit 0]\n== b: y\n[app called f in app] 1\n[exit 0]\n' | '$TOP/scripts/verdict' --facts"
+	run verdict '== a: x\n[app called f in libf.so] 1\n[exit 0]\n[exit 0]\n== b: y\n[app called f in app] 1\n[exit 0]\n' --facts
 	assert_output $'a verdict=unproven consumers=\nb verdict=unproven consumers='
 	run verdict '== a: x\n[exit 0]\n'
 	assert_line 'verdict: unproven (1 of 1 run(s) exited 0 with no line that the program called into a library)'
@@ -250,7 +254,7 @@ ao_ran()   { printf '[%s ran stack=%s at vx_open_device@0x%s] opened logical dev
 @test "verdict: a loader line counts for the run it precedes, not for the next one" {
 	run verdict '== r: x\n[loader: v not found]\n[exit 1]\n[exit 0]\n'
 	assert_line 'verdict: loader-error (the loader refused 1 of 2 run(s): 1 message line(s))'
-	run bash -c "printf '== r: x\n[app called f in libf.so] 1\n[exit 0]\n' | '$TOP/scripts/verdict' --facts"
+	run verdict '== r: x\n[app called f in libf.so] 1\n[exit 0]\n' --facts
 	assert_output 'r verdict=runs consumers='
 }
 
