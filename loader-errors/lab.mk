@@ -267,10 +267,21 @@ $(LE)/%/elsewhere:
 loader-errors.diagram-ld-debug :=
 # The row's directory absolute and physical (B_ABS): the scripts take it as
 # given, with no cd and no subshell.
-loader-errors.run = $(LE_SRC)/run $(B_ABS)/loader-errors/$1 $(LE)/host-glibc.txt $(loader-errors.$1.run)
+# A secure-mode or private-cache run asks whether a private mount namespace
+# can be made here (scripts/private-mounts, about four processes), a
+# secure-mode run which group nobody has (id): the same answers for every
+# row, asked at the first row of a run that needs them by the shell that
+# runs every row (run_rows), kept in its variables and handed to each
+# row's run, not asked again a row.
+le_secure := setuid+% nobody+% setgid+% setcap+%
+le_asked = $(if $(filter $(le_secure) ldconf:%,$1),LE_PRIVATE_MOUNTS="$${le_pm=$$($(SCRIPTS)/private-mounts)}" )$(if $(filter $(le_secure),$1),LE_NOBODY_GROUP="$${le_group=$$(id -gn nobody 2>/dev/null)}" )
+# With the evidence, a row's plain run keeps the loader's search for the
+# facts in RECORD.<row> (run_rows' second argument): app is not run again
+# for it.
+loader-errors.run = $(call le_asked,$(patsubst trace+%,%,$(loader-errors.$1.run)))$(LE_SRC)/run $(if $2,--libs $2 )$(B_ABS)/loader-errors/$1 $(LE)/host-glibc.txt $(loader-errors.$1.run)
 # The facts of every row read in one pass once the rows ran (run_rows: a
 # lab's $(LAB.facts)), not one pass a row.
-loader-errors.facts = $(LE_SRC)/facts $(LE)/host-glibc.txt $(addprefix $(B_ABS)/loader-errors/,$1)
+loader-errors.facts = $(LE_SRC)/facts --libs $2 $(LE)/host-glibc.txt $(addprefix $(B_ABS)/loader-errors/,$1)
 
 # make loader-errors [ROW=<id>] [EVIDENCE=1], make evidence-loader-errors
 $(eval $(call lab_entry,loader-errors,ROW,$(LE)/%/app))

@@ -31,11 +31,10 @@ RW_ENV := env -u DISPLAY -u WAYLAND_DISPLAY HOME=$(RW_B)/home XDG_CACHE_HOME=$(R
 	XDG_CONFIG_HOME=$(RW_B)/home/.config XDG_DATA_HOME=$(RW_B)/home/.local/share XDG_RUNTIME_DIR=$(RW_B)/xdg \
 	TMPDIR=$(RW_B)/tmp SURVEY_REAL_HOME=$(HOME)
 RW_PYTHON := /usr/bin/python3
-# node's path, looked up when a node case's recipe is first expanded (not at
-# parse time), then kept: every node case names it twice, and make -n
-# expands every case's recipes. Found in PATH by make itself (no process).
-RW_NODE_EXE = $(if $(rw_node_asked),,$(eval rw_node_asked := 1)$(eval rw_node_exe := $(if $(findstring /,$(SURVEY_NODE)),$(wildcard $(SURVEY_NODE)),$(call path_find,$(SURVEY_NODE)))))$(rw_node_exe)
-rw_node_asked :=
+# node's path, looked up where a node case's recipe names it (not at parse
+# time: make test installs node after it read the Makefiles), in PATH by
+# make itself: no process, a directory make has read once.
+RW_NODE_EXE = $(if $(findstring /,$(SURVEY_NODE)),$(wildcard $(SURVEY_NODE)),$(call path_find,$(SURVEY_NODE)))
 # rw_cmd CASE: the driver's command line (run-case adds --pause FIFO)
 rw_prefix = $(if $(filter node-subset,$(realworld.$1.driver)),$(SURVEY_B)/subset,$(SURVEY_B)/realworld)
 # script: units are an interpreter and its script in realworld/ (perl, php,

@@ -3,8 +3,9 @@
 # plus whatever libibverbs the in-house side links.
 
 # rxe_obj SRC,KIND,FLAGS: SRC compiled once per KIND (mk/compile.mk's
-# compiled: ccache shares it between toolchains) in $(RXE_B)/objs/.
-rxe_obj = $(call compiled,$(RXE_B)/objs/$(basename $(notdir $1)).$2.o,$1,$3,$(RXE_COMMON_SRC) $(RXE_SRC)/got_probe.h $(RXE_SRC)/build.mk)
+# compiled: ccache shares it between toolchains) in $(RXE_B)/objs/; again
+# when rdma-core's facts change (its flags carry them).
+rxe_obj = $(call compiled,$(RXE_B)/objs/$(basename $(notdir $1)).$2.o,$1,$3,$(RXE_COMMON_SRC) $(RXE_SRC)/got_probe.h $(RXE_SRC)/build.mk $(RXE_FACTS))
 RXE_PIC := $(RXE_CFLAGS) $(PIC_CFLAGS)
 RXE_PIE := $(RXE_CFLAGS) $(EXE_PIE_CFLAGS)
 # INHOUSE_COPY: what the in-house side calls its copy, per kind of row.
@@ -30,12 +31,12 @@ $(RXE_B)/%/libnccl-like.so: $(RXE_B)/shared/libnccl-like.so
 
 # Copy A for capture: the system library under another SONAME. Same code, same
 # version nodes (IBVERBS_1.1, IBVERBS_PRIVATE_N), a name of its own, as a
-# link group's bundled copy has.
-$(RXE_B)/%/libibverbs-bundle.so.1:
+# link group's bundled copy has. Copied again when rdma-core's facts change.
+$(RXE_B)/%/libibverbs-bundle.so.1: $(RXE_FACTS)
 	$(Q)$(dir_made) && cp $(RXE_LIBDIR)/libibverbs.so.1 $@.tmp && patchelf --set-soname libibverbs-bundle.so.1 $@.tmp && exec mv -f $@.tmp $@
 
 # Copy A for same-soname: the same file keeping SONAME libibverbs.so.1.
-$(RXE_B)/%/libibverbs.so.1:
+$(RXE_B)/%/libibverbs.so.1: $(RXE_FACTS)
 	$(Q)$(dir_made) && cp $(RXE_LIBDIR)/libibverbs.so.1 $@.tmp && exec mv -f $@.tmp $@
 
 # In-house DSO: --no-as-needed keeps the NEEDED entry that puts its

@@ -8,14 +8,24 @@ RXE_B   := $(B)/rxe-variant
 # Facts read from the installed rdma-core, never written down: the library
 # directory (pkg-config), the private ABI number N of verbs_register_driver_N
 # (libibverbs.so.1's dynamic symbols) and the name the static archive gives it
-# (rdma-core's libibverbs.a renames its private symbols).
-# Each is read once, when a recipe first needs it (a plain deferred = would
-# ask again at each use; := would ask at every make's start, rxe's goals or
-# not). The compile flags therefore carry $$(RXE_ABI) unexpanded into the
-# recipes mk/compile.mk's compiled makes.
-RXE_LIBDIR = $(eval RXE_LIBDIR := $$(shell pkg-config --variable=libdir libibverbs 2>/dev/null))$(RXE_LIBDIR)
-RXE_ABI    = $(eval RXE_ABI := $$(shell $(RXE_SRC)/verbs-abi $$(RXE_LIBDIR)))$(RXE_ABI)
-RXE_STATIC_SYM = $(eval RXE_STATIC_SYM := $$(shell $$(NM) $$(RXE_LIBDIR)/libibverbs.a 2>/dev/null | sed -n 's/^[0-9a-f]* T \(.*verbs_register_driver_$$(RXE_ABI)\)$$$$/\1/p'))$(RXE_STATIC_SYM)
+# (rdma-core's libibverbs.a renames its private symbols). Asked once per
+# build directory (rxe-variant/rdma-core-facts, about twelve processes),
+# into $(RXE_FACTS), made again when the library, its archive or a reader
+# changes, or the library is gone; every make after that reads the file
+# itself, no process (neither does a make whose goals build no rxe row).
+# The file is a prerequisite of what a fact goes into (the objects, the
+# copies, the run), so a fact is read where make expands the recipe, after
+# the file is made: the compile flags therefore carry $$(RXE_ABI)
+# unexpanded into the recipes mk/compile.mk's compiled makes. Under make -n
+# a fact not yet asked is printed as a placeholder: make -n starts nothing.
+RXE_FACTS := $(RXE_B)/rdma-core
+rxe_fact = $(or $(patsubst $1=%,%,$(filter $1=%,$(file <$(RXE_FACTS)))),$(if $(wildcard $(RXE_FACTS)),,$(if $(findstring n,$(firstword -$(MAKEFLAGS))),<$1 from $(RXE_FACTS)>,$(error $(RXE_FACTS) read before it was made))))
+RXE_LIBDIR = $(call rxe_fact,libdir)
+RXE_ABI    = $(call rxe_fact,abi)
+RXE_STATIC_SYM = $(call rxe_fact,static-sym)
+rxe_libs_read := $(foreach f,libibverbs.so.1 libibverbs.a,$(patsubst libdir=%,%/$f,$(filter libdir=%,$(file <$(RXE_FACTS)))))
+$(RXE_FACTS): $(RXE_SRC)/rdma-core-facts $(RXE_SRC)/verbs-abi $(SCRIPTS)/dynamic $(if $(rxe_libs_read),$(if $(filter 2,$(words $(wildcard $(rxe_libs_read)))),$(rxe_libs_read),FORCE))
+	$(Q)$(dir_made) && $< $(into_target)
 
 # The row table, through the shared reader: rxe.rows, rxe.<id>.kind,
 # rxe.<id>.expect, rxe.<id>.what. The lab is "rxe" to make (make rxe).

@@ -245,6 +245,22 @@ preload_rows() {
 	refute_line --partial "unexpected: loader-errors:$r "
 }
 
+@test "whether a private mount namespace can be made is asked once for all the rows of a run, and each row that needs one says why it skipped" {
+	[ "$(id -u)" = 0 ] || skip "needs root: as a user the secure-mode rows skip before they ask"
+	rows=$(rows_with loader-errors run '^(trace\+)?(ldconf:|setuid\+|nobody\+|setgid\+|setcap\+)' | head -n 3)
+	[ "$(echo $rows | wc -w)" -ge 2 ] || fail "nothing to check: fewer than two rows that need a private mount namespace"
+	# unshare fails as in a plain chroot, and notes each time it is asked
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\necho "$*" >> "%s"\necho "unshare: cannot change root filesystem propagation: Invalid argument" >&2\nexit 1\n' \
+		"$BATS_TEST_TMPDIR/asked" > "$BATS_TEST_TMPDIR/bin/unshare" && chmod +x "$BATS_TEST_TMPDIR/bin/unshare"
+	run env PATH="$BATS_TEST_TMPDIR/bin:$PATH" make -s -C "$TOP" --no-print-directory B="$BUILD" loader-errors ROW="$(echo $rows)"
+	for r in $rows; do
+		assert_line "== $r: $(table_cell loader-errors "$r" what)"
+	done
+	assert_equal "$(grep -c '^\[skipped: no private mount namespace: unshare: cannot change root' <<< "$output")" "$(echo $rows | wc -w)"
+	assert_equal "$(cat "$BATS_TEST_TMPDIR/asked")" "--mount --propagation private true"
+}
+
 @test "runpath-not-transitive: libouter.so needs libinner.so and has no RUNPATH of its own; the fix gives it one" {
 	assert_equal "$(evidence runpath-not-transitive lib/libouter.so NEEDED)" '[libinner.so libc.so.6]'
 	assert_equal "$(evidence runpath-not-transitive lib/libouter.so RUNPATH)" none

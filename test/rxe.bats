@@ -81,6 +81,14 @@ read_of()    { row_match "$1" "$2" "^\\[$3 get_device_list <- .*@(0x[0-9a-f]*)\\
 	assert_output "verbs_register_driver_$n@"
 }
 
+@test "rdma-core's facts are asked once per build directory: a make after the build asks pkg-config nothing" {
+	# pkg-config blinded: a make that asked would find no rdma-core
+	run env PKG_CONFIG_LIBDIR="$BATS_TEST_TMPDIR/none" make -n -s -C "$TOP" --no-print-directory evidence-rxe RXE_TIER=emulated
+	assert_success
+	assert_line --regexp "^sh rxe-variant/evidence\.sh [^ ]+/rxe-variant $(abi) "
+	refute_output --partial 'needs rdma-core'
+}
+
 @test "capture: in-house (copy A) sees rxe0" {
 	n=$(expect_consumers rxe capture | tr ',' '\n' | sed -n 's/^in-house://p')
 	[ "${n:-0}" -gt 0 ] || fail "the table expects no device for in-house in capture"
