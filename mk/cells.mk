@@ -8,8 +8,13 @@
 # Under make -n nothing is written, and a changed file is taken as made
 # again, so make -n lists what make would do.
 cells_goals := $(filter-out $(LOCK_FREE_GOALS) clean distclean,$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL)))
-# cells_same A,B: non-empty when the texts A and B are the same.
-cells_same = $(and $(findstring $1,$2),$(findstring $2,$1))
+# cells_same A,B: non-empty when the texts A and B hold the same words.
+# Compared stripped: the texts are words joined by foreach (runs of blanks
+# carry nothing), and make 4.3's $(file <F) sometimes keeps the file's
+# last newline (it drops it only when its output buffer did not move to a
+# lower address while the file was read), so an unstripped comparison
+# found some labs' cells changed at every make and made their runs again.
+cells_same = $(and $(findstring $(strip $1),$(strip $2)),$(findstring $(strip $2),$(strip $1)))
 # cells_changed FILE,TEXT: FILE (empty when not there) holding another
 # text is written anew, under its own name in cells/.new, and queued; or
 # under make -n its rule made to run (FORCE). The queue is renamed into

@@ -374,3 +374,13 @@ stop_run_bats() {
 		assert_output "$BATS_TEST_TMPDIR/tmp/bats-run-outer"
 	done
 }
+
+@test "a second make of a lab rewrites no cells file and runs nothing again" {
+	cmake matrix EVIDENCE=1 > /dev/null    # its captured run made
+	touch "$BATS_TEST_TMPDIR/before"; sleep 1
+	cmake matrix > /dev/null
+	# every lab's cells are read by every make: none of them is written
+	# again (nor the captured run that depends on them) when no table changed
+	made=$(find "$COPY/build/cells" "$COPY/build/runs" -type f -newer "$BATS_TEST_TMPDIR/before")
+	[ -z "$made" ] || fail "a second make wrote: $made"
+}

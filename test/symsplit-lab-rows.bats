@@ -155,3 +155,31 @@ column() {   # DIR FACT...
     assert_success
     assert_output 'A agrees: exit 0'
 }
+
+# mk/toolchain-symsplit.mk: a lab's reading is a make target beside its run,
+# which makes of one run (a test and a toolchain column side by side) ask for
+@test "make lab-rows-LAB: a make that finds the reading current remakes nothing; two that find it stale make it side by side, both succeed, and leave it whole" {
+    lm() { make -s -C "$TOP" --no-print-directory "$@" lab-rows-matrix; }
+    r=$B/runs/matrix.symsplit
+    run lm
+    assert_success
+    first=$output
+    touch "$BATS_TEST_TMPDIR/before"; sleep 1
+    run lm
+    assert_success
+    [ "$output" = "$first" ]
+    [ ! "$r" -nt "$BATS_TEST_TMPDIR/before" ] || fail "a make that found $r current made it again"
+    # both take its facts as just made (-W: nothing is touched), as makes of
+    # one run share its build directory's lock (make test's children do)
+    export SPLIT_STATE_LAB_LOCK=${SPLIT_STATE_LAB_LOCK:-$(cd "$BUILD" && pwd -P)}
+    for i in 1 2; do lm -W "$B/runs/matrix.facts" > "$BATS_TEST_TMPDIR/out.$i" 2> "$BATS_TEST_TMPDIR/err.$i" & eval "p$i=\$!"; done
+    wait "$p1" || fail "the first make failed: $(< "$BATS_TEST_TMPDIR/err.1")"
+    wait "$p2" || fail "the second make failed: $(< "$BATS_TEST_TMPDIR/err.2")"
+    [ "$r" -nt "$BATS_TEST_TMPDIR/before" ] || fail "neither make made $r again"
+    for f in "$BATS_TEST_TMPDIR/out.1" "$BATS_TEST_TMPDIR/out.2" "$r"; do
+        [ "$(< "$f")" = "$first" ] || fail "$f is not the reading: $(diff <(echo "$first") "$f")"
+    done
+    # no make's own file left behind
+    run find "${r%/*}" -name "matrix.symsplit.*[0-9]*" -o -name "matrix.facts.*"
+    assert_output ''
+}

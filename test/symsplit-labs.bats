@@ -7,25 +7,28 @@ load helpers
 load symsplit-setup
 BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-300}
 
-# symsplit_agrees LAB FACTS: tools/symsplit/dev/lab-rows, the one translation
-# of a lab's rows into symsplit's arguments and of its reading into the lab's
-# verdicts (make check-toolchains runs it too), agrees on every row of FACTS;
-# each line of its output is one row, agreed, disagreed or outside the model.
+# symsplit_agrees LAB: tools/symsplit/dev/lab-rows, the one translation of a
+# lab's rows into symsplit's arguments and of its reading into the lab's
+# verdicts, agrees on every row of the lab's run that ran; each line of its
+# output is one row, agreed, disagreed or outside the model. Its reading is
+# made once per build directory beside the lab's run (make lab-rows-LAB,
+# mk/toolchain-symsplit.mk: make test's runs phase makes it, and the make's
+# own toolchain column reads it too); facts is that run's
+# scripts/verdict --facts, made with it.
 symsplit_agrees() {
-    run "$TOP/tools/symsplit/dev/lab-rows" "$SYMSPLIT" "$BUILD" "$1" <<< "$2"
+    run make -s -C "$TOP" --no-print-directory "lab-rows-$1"
     echo "$output"
     assert_success
-    # every row of the facts has its line
-    [ "${#lines[@]}" -eq "$(grep -c . <<< "$2")" ]
+    facts=$(< "$BUILD/runs/$1.facts")
+    # every row of the facts that ran has its line
+    [ "${#lines[@]}" -eq "$(grep -vc 'verdict=skipped' <<< "$facts")" ]
     refute_line --partial ' disagrees: '
 }
 row_args() { "$TOP/tools/symsplit/dev/lab-rows" --args "$BUILD" "$1" "$2"; }
 
 @test "symsplit: matrix lab rows split exactly where scripts/verdict --facts says" {
-    lab_output matrix matrix
-    facts=$("$TOP/scripts/verdict" --facts < "$(out_file matrix)")
+    symsplit_agrees matrix
     [ "$(grep -c 'verdict=SPLIT' <<<"$facts")" -ge 1 ]
-    symsplit_agrees matrix "$facts"
 }
 
 @test "symsplit --trace: matrix rows run under the loader agree with scripts/verdict --facts; splits the loader recorded are marked observed" {
@@ -50,20 +53,16 @@ row_args() { "$TOP/tools/symsplit/dev/lab-rows" --args "$BUILD" "$1" "$2"; }
 }
 
 @test "symsplit: fixes lab rows split exactly where scripts/verdict --facts says (the renamed copy excepted)" {
-    lab_output fixes fixes
-    facts=$("$TOP/scripts/verdict" --facts < "$(out_file fixes)")
+    symsplit_agrees fixes
     [ "$(grep -c 'verdict=SPLIT' <<<"$facts")" -ge 1 ]
     # fix-prefix-rename renames the executable's copy (vxstatic_vx_*): no name
     # is shared, so a model of binding by name cannot see it (docs/symsplit-reference.md, Limits)
-    symsplit_agrees fixes "$facts"
     assert_line --regexp '^fix-prefix-rename outside: '
 }
 
 @test "symsplit: scope-capture with its dlopen layout flags capture/order, clears omnibus, same-soname, deepbind, fixed" {
-    lab_output scope scope-capture
-    facts=$("$TOP/scripts/verdict" --facts < "$(out_file scope)")
+    symsplit_agrees scope-capture
     [ "$(grep -c 'verdict=SPLIT' <<<"$facts")" -ge 1 ]
-    symsplit_agrees scope-capture "$facts"
 }
 
 # ---- route-b, each row's steps as symsplit's --dlopen timeline ----
@@ -77,11 +76,10 @@ row_args() { "$TOP/tools/symsplit/dev/lab-rows" --args "$BUILD" "$1" "$2"; }
 # one, the runtime's guard, two files of one SONAME) say why; a dlmopen into a
 # new namespace (newlm) is --dlopen's :newns.
 @test "symsplit: route-b rows, with the host's dlopen order, agree with the lab under the documented mapping" {
-    lab_output rb route-b
-    facts=$("$TOP/scripts/verdict" --facts < "$(out_file rb)")
-    symsplit_agrees route-b "$facts"
-    # every row is accounted for: run, or listed outside with its reason
-    [ "${#lines[@]}" -eq "$(table_rows route-b | wc -w)" ]
+    symsplit_agrees route-b
+    # every row is accounted for: run, listed outside with its reason, or
+    # skipped here (it could not run: no files to read)
+    [ $((${#lines[@]} + $(grep -c 'verdict=skipped' <<< "$facts"))) -eq "$(table_rows route-b | wc -w)" ]
     # B in LM_ID_NEWLM: compared, two copies each bound by its own plugin
     assert_line --regexp '^dlmopen agrees: --strict exit 1, rows of rt_get_list rt_register$'
     assert_line --regexp "^dlmopen-first-deps outside: dlmopen into another open's namespace"
@@ -92,9 +90,7 @@ row_args() { "$TOP/tools/symsplit/dev/lab-rows" --args "$BUILD" "$1" "$2"; }
 # as symsplit's environment; secure mode is not modelled: such a word is
 # skipped, a row with no other word is outside)
 @test "symsplit: loader-errors rows: NOLOAD (exit 3) naming the cause where the loader refused, silent where every run starts" {
-    lab_output le loader-errors
-    facts=$("$TOP/scripts/verdict" --facts < "$(out_file le)")
-    symsplit_agrees loader-errors "$facts"
+    symsplit_agrees loader-errors
 }
 
 # ---- archive-order: a link-time choice, not a binding ----
