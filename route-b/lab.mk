@@ -172,9 +172,12 @@ $(foreach d,$(call rb_layout,renamed),$(eval $(call rb_worker,$d,X,8,X_))$(eval 
 # table (which may give the row another layout) changes. The row's app is a
 # copy, not a link: it is the row's time stamp, and a link would share the
 # layout's (cp rewrites a file in place) and let a rebuilt layout look older.
+# cp -al makes the row's directory itself (its parent holds the layouts), and
+# the copy's rename replaces the row's link to the layout's app, never the
+# layout's file: three processes a fresh row (rm only for a row made before).
 define rb_row
 $(RB)/$1/app: $(RB)/layouts/$(route-b.$1.layout)/app $(RB_TABLE)
-	$$(Q)rm -rf $$(@D) && mkdir -p $$(@D) && cp -al $$(<D)/. $$(@D)/ && rm $$@ && cp $$< $$@.tmp && exec mv $$@.tmp $$@
+	$$(Q){ [ ! -e $$(@D) ] || rm -rf $$(@D); } && cp -al $$(<D) $$(@D) && cp $$< $$@.tmp && exec mv -f $$@.tmp $$@
 endef
 $(foreach r,$(route-b.rows),$(eval $(call rb_row,$r)))
 
