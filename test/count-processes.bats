@@ -15,6 +15,21 @@ load helpers
 	assert_output --regexp '^count-processes: 11 processes, '
 }
 
+@test "count-processes: interrupted, the count so far, said so, and the signal's exit status" {
+	[ "$(id -u)" = 0 ] || skip "needs root (a PID namespace)"
+	need_private_mounts
+	# a group of its own, killed as make or a Ctrl-C kills one: all of it
+	setsid "$TOP/scripts/count-processes" sh -c '/bin/true; /bin/true; exec sleep 30' > "$BATS_TEST_TMPDIR/out" 2>&1 &
+	group=$!
+	for _ in $(seq 100); do pgrep -g "$group" -x sleep > /dev/null && break; sleep 0.1; done
+	pgrep -g "$group" -x sleep > /dev/null || fail "the command never started"
+	kill -TERM -- "-$group"
+	rc=0; wait "$group" || rc=$?
+	assert_equal "$rc" 143
+	run cat "$BATS_TEST_TMPDIR/out"
+	assert_output --regexp '^count-processes: 3 processes, [0-9.]+ CPU-s, [0-9.]+ s wall \(interrupted by SIGTERM\)$'
+}
+
 @test "count-processes and count-test: without root one line and exit 2; no command is a usage line" {
 	run_unprivileged "$TOP/scripts/count-processes" true
 	assert_equal "$status" 2
