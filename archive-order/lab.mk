@@ -75,16 +75,16 @@ OBJCOPY ?= objcopy
 # The objects depend on a row through its stack cell alone: each is made
 # once per stack (default, hidden) in $(AO)/objs/<stack>/, under the name
 # the archives show for the member (nm, the linker's trace); app.o once.
-$(AO)/objs/app.o: $(AO_SRC)/app.c $(AO_TABLE_DEPS)
+$(AO)/objs/app.o: $(AO_SRC)/app.c $(AO_TABLE_DEPS) | dirs/archive-order
 	$(Q)$(COMPILE) $(BASE_CFLAGS) $(EXE_PIE_CFLAGS) -c $< -o $@
 # app.o in the row's directory (a hard link): the link's record and its
 # picture name the row's own files.
-$(AO)/%/app.o: $(AO)/objs/app.o
-	$(Q)$(dir_made) && exec ln -f $< $@
+$(AO)/%/app.o: $(AO)/objs/app.o | dirs/archive-order
+	$(Q)exec ln -f $< $@
 define ao_stack_rules
-$(AO)/objs/%/$1_open.o: $(AO_SRC)/stack_open.c $(AO_HDR) $(AO_TABLE_DEPS)
+$(AO)/objs/%/$1_open.o: $(AO_SRC)/stack_open.c $(AO_HDR) $(AO_TABLE_DEPS) | dirs/archive-order
 	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) $$(ao_stack.$$*) $$(ao_stack.$$*.$1) -DVX_STACK=$1 -c $$< -o $$@
-$(AO)/objs/%/$1_abi.o: $(AO_SRC)/stack_abi.c $(AO_HDR) $(AO_TABLE_DEPS)
+$(AO)/objs/%/$1_abi.o: $(AO_SRC)/stack_abi.c $(AO_HDR) $(AO_TABLE_DEPS) | dirs/archive-order
 	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) $$(ao_stack.$$*) $$(ao_stack.$$*.$1) -DVX_STACK=$1 -c $$< -o $$@
 # layout one: the stack's two objects merged into one member.
 $(AO)/objs/%/$1_stack.o: $(AO)/objs/%/$1_open.o $(AO)/objs/%/$1_abi.o
@@ -92,7 +92,7 @@ $(AO)/objs/%/$1_stack.o: $(AO)/objs/%/$1_open.o $(AO)/objs/%/$1_abi.o
 endef
 $(foreach s,vendor bundled,$(eval $(call ao_stack_rules,$s)))
 define ao_collective_rules
-$(AO)/objs/%/$1.o: $(AO_SRC)/collective.c $(AO_HDR) $(AO_TABLE_DEPS)
+$(AO)/objs/%/$1.o: $(AO_SRC)/collective.c $(AO_HDR) $(AO_TABLE_DEPS) | dirs/archive-order
 	$$(Q)$$(COMPILE) $$(BASE_CFLAGS) $$(EXE_PIE_CFLAGS) -DVX_WHO=$1 -DVX_STACK=$(ao_stack_of.$1) -c $$< -o $$@
 # layout vendored: the collective and its whole stack in one member.
 $(AO)/objs/%/$1_vendored.o: $(AO)/objs/%/$1.o $(AO)/objs/%/$(ao_stack_of.$1)_open.o $(AO)/objs/%/$(ao_stack_of.$1)_abi.o
@@ -101,8 +101,8 @@ endef
 $(foreach c,collective_a collective_b,$(eval $(call ao_collective_rules,$c)))
 # The archive from the layout's members, then the row's objcopy if it names it.
 define ao_archive_rule
-$(AO)/%/lib$1.a: $(AO_TABLE_DEPS)
-	$$(Q)$$(dir_made) && $$(call rm_old,$$@) && $$(AR) rcs $$@ $$(filter %.o,$$^)$$(if $$(filter $1,$$(ao_objcopy_on.$$(archive-order.$$*.objcopy))), \
+$(AO)/%/lib$1.a: $(AO_TABLE_DEPS) | dirs/archive-order
+	$$(Q)$$(call rm_old,$$@) && $$(AR) rcs $$@ $$(filter %.o,$$^)$$(if $$(filter $1,$$(ao_objcopy_on.$$(archive-order.$$*.objcopy))), \
 		&& $$(OBJCOPY) $$(ao_objcopy_do.$$(archive-order.$$*.objcopy)) $$@)
 endef
 $(foreach a,$(AO_ARCHIVES),$(eval $(call ao_archive_rule,$a)))
@@ -125,9 +125,13 @@ $(foreach r,$(archive-order.rows),$(eval $(call ao_row,$r))$(call relink_gone,$(
 
 # A link that fails is the row's result, not a failure of make: the record
 # is kept whatever the linker's exit status, and app exists only if it linked.
-$(AO)/%/link.log: $(AO_TABLE_DEPS)
+$(AO)/%/link.log: $(AO_TABLE_DEPS) | dirs/archive-order
 	$(call ao_check_row,$*)$(Q)$(call rm_old,$(@D)/app); { $(call ao_link,$*) $(call ao_record,$*); echo "[link exit $$?]"; } > $@.tmp 2>&1; exec mv $@.tmp $@
 $(AO)/%/app: $(AO)/%/link.log ;
+# Every directory the rules above write in (objs/, one a stack, one a row),
+# made by one mkdir before them (mk/compile.mk's lab_dirs), not one a
+# directory by the first compile or link into it.
+$(eval $(call lab_dirs,archive-order,$(AO)/objs $(sort $(foreach r,$(archive-order.rows),$(AO)/objs/$(archive-order.$r.stack) $(AO)/$r))))
 
 archive-order.run = $(AO_SRC)/run-row $(AO)/$1
 # Its pictures (scripts/diagram-link) read the link's record, not the loader's.

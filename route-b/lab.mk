@@ -34,8 +34,14 @@ RB_CC = $(COMPILE) $(BASE_CFLAGS) $(PIC_CFLAGS) -fplt
 # DEFS (NAME=VALUE ...), PIC with -fplt (KIND pie: for the host executable),
 # one per source and defines in $(RB)/objs/ (mk/compile.mk's compiled).
 rb_sp := $() $()
-rb_obj = $(call compiled,$(RB)/objs/$(basename $(notdir $1))$(subst $(rb_sp),,$(foreach d,$2,.$(subst =,-,$d)))$(if $3,.$3).o,$1,$(BASE_CFLAGS) $(if $(filter pie,$3),$(EXE_PIE_CFLAGS),$(PIC_CFLAGS) -fplt) $(addprefix -D,$2),$(wildcard $(RB_SRC)/*.h) $(RB_TABLE))
+rb_obj = $(call compiled,$(RB)/objs/$(basename $(notdir $1))$(subst $(rb_sp),,$(foreach d,$2,.$(subst =,-,$d)))$(if $3,.$3).o,$1,$(BASE_CFLAGS) $(if $(filter pie,$3),$(EXE_PIE_CFLAGS),$(PIC_CFLAGS) -fplt) $(addprefix -D,$2),$(wildcard $(RB_SRC)/*.h) $(RB_TABLE) | dirs/route-b)
 RB_LAZY := -Wl,-z,lazy
+# The directories the layouts write in, made before any recipe that writes
+# in them by one mkdir (mk/compile.mk's lab_dirs, at the end of this file),
+# not one a directory by each first compile or link into it: each rule
+# below adds its own to rb_dirs. A row's directory is not among them (its
+# rule makes it, from its layout's, with cp -al).
+rb_dirs := $(RB)/objs
 RB_RT := $(RB_SRC)/rt.c $(RB_SRC)/rt.h
 
 # The host: one program, linked once and copied into every row (it opens
@@ -47,11 +53,12 @@ RB_HOST := $(addprefix $(RB_SRC)/,host.c host_facts.c plt_slot.c host.h plt_slot
 RB_HOST_OBJS := $(foreach s,$(filter %.c,$(RB_HOST)),$(call rb_obj,$s,,pie))
 $(RB)/host: $(RB_HOST_OBJS) $(RB_TABLE)
 	$(Q)$(CC) $(LDFLAG_FUSE) $(BASE_CFLAGS) $(EXE_PIE_LDFLAGS) -o $@ $(filter %.o,$^) -ldl $(LINK_NOW)
-$(RB)/%/app: $(RB)/host
+$(RB)/%/app: $(RB)/host | dirs/route-b
 	$(Q)$(dir_made) && cp $< $@.tmp && exec mv -f $@.tmp $@
+rb_dirs += $(addprefix $(RB)/layouts/,$(rb_layouts))
 
 define rb_host
-$(RB)/$1/app: $(RB_HOST_OBJS) $(call rb_obj,$(RB_SRC)/rt.c,RT_COPY=H,pie)
+$(RB)/$1/app: $(RB_HOST_OBJS) $(call rb_obj,$(RB_SRC)/rt.c,RT_COPY=H,pie) | dirs/route-b
 	$$(Q)$$(CC) $$(LDFLAG_FUSE) $$(BASE_CFLAGS) $$(EXE_PIE_LDFLAGS) -o $$@ $$(filter %.o,$$^) -ldl \
 		-Wl,--export-dynamic-symbol=rt_register,--export-dynamic-symbol=rt_get_list $$(LINK_NOW)
 endef
@@ -59,8 +66,9 @@ endef
 # rb_vendored DIR,MOD[,EXTRA]: MOD/plugin.so with the runtime compiled in
 # (copy MOD, default visibility, exported), plus EXTRA sources (the guard).
 define rb_vendored
-$(RB)/$1/$2/plugin.so: $(foreach s,$(RB_SRC)/plugin.c $(RB_SRC)/rt.c $3,$(call rb_obj,$s,RT_COPY=$2 RT_OWN=$2 PLUGIN=$2)) $(RB_TABLE)
+$(RB)/$1/$2/plugin.so: $(foreach s,$(RB_SRC)/plugin.c $(RB_SRC)/rt.c $3,$(call rb_obj,$s,RT_COPY=$2 RT_OWN=$2 PLUGIN=$2)) $(RB_TABLE) | dirs/route-b
 	$$(Q)$$(RB_SO) -o $$@ $$(filter %.o,$$^) $$(LINK_NOW)
+rb_dirs += $(RB)/$1/$2
 $(RB)/$1/app: $(RB)/$1/$2/plugin.so
 endef
 
@@ -69,29 +77,32 @@ endef
 # (rb_rt: its rule made the first time a layout ships the copy; the soname,
 # hashed and torch layouts ship the same copies).
 define rb_rt_rule
-$(RB)/runtimes/$1/librt.so.1: $(call rb_obj,$(RB_SRC)/rt.c,RT_COPY=$1) $(RB_TABLE)
+$(RB)/runtimes/$1/librt.so.1: $(call rb_obj,$(RB_SRC)/rt.c,RT_COPY=$1) $(RB_TABLE) | dirs/route-b
 	$$(Q)$$(RB_SO) -Wl,-soname,librt.so.1 -o $$@ $$< $$(LINK_NOW)
+rb_dirs += $(RB)/runtimes/$1
 endef
 rb_rts :=
 rb_rt = $(if $(filter $1,$(rb_rts)),,$(eval rb_rts += $1)$(eval $(call rb_rt_rule,$1)))$(RB)/runtimes/$1/librt.so.1
 define rb_runtime
-$(RB)/$1/$2/librt.so.1: $(call rb_rt,$3)
-	$$(Q)$$(dir_made) && exec ln -f $$< $$@
+$(RB)/$1/$2/librt.so.1: $(call rb_rt,$3) | dirs/route-b
+	$$(Q)exec ln -f $$< $$@
+rb_dirs += $(RB)/$1/$2
 endef
 # rb_same DIR,MOD,FROM: layout DIR's MOD is layout FROM's, hard-linked: its
 # plugin.so, or (rb_same_graft) its grafted runtime, the name file and the
 # stage it was grafted from. torch-lazy differs from torch only in B's plugin.
 define rb_same
-$(RB)/$1/$2/plugin.so: $(RB)/$3/$2/plugin.so
-	$$(Q)$$(dir_made) && exec ln -f $$< $$@
+$(RB)/$1/$2/plugin.so: $(RB)/$3/$2/plugin.so | dirs/route-b
+	$$(Q)exec ln -f $$< $$@
+rb_dirs += $(RB)/$1/$2
 $(RB)/$1/app: $(RB)/$1/$2/plugin.so
 endef
 define rb_same_graft
-$(RB)/$1/$2/rt.name: $(RB)/$3/$2/rt.name
-	@mkdir -p $$(@D)/stage
+$(RB)/$1/$2/rt.name: $(RB)/$3/$2/rt.name | dirs/route-b
 	$$(Q)rm -f $$(@D)/librt-*.so.1 && ln -f $(RB)/$3/$2/stage/librt.so.1 $$(@D)/stage/ && \
 		ln -f $(RB)/$3/$2/$$$$(cat $$<) $$(@D)/ && ln -f $$< $$@
 $(RB)/$1/app: $(RB)/$1/$2/rt.name
+rb_dirs += $(RB)/$1/$2/stage
 endef
 
 # rb_hashed DIR,SUB,COPY: the same library built in SUB/stage/ and grafted
@@ -107,11 +118,12 @@ endef
 # grafted name), found through DT_RPATH $ORIGIN[/../LIBDIR]; LIBDIR is also
 # the name of the copy built there (RT_OWN: the copy the plugin ships).
 define rb_plugin
-$(RB)/$1/$2/plugin.so: $(call rb_obj,$(RB_SRC)/$3,PLUGIN=$2 RT_OWN=$4) $(RB)/$1/$4/$(if $(filter hashed,$5),rt.name,librt.so.1)
+$(RB)/$1/$2/plugin.so: $(call rb_obj,$(RB_SRC)/$3,PLUGIN=$2 RT_OWN=$4) $(RB)/$1/$4/$(if $(filter hashed,$5),rt.name,librt.so.1) | dirs/route-b
 	$$(Q)$$(RB_SO) -o $$@ $$< -L$(RB)/$1/$4 -Wl,--no-as-needed \
 		-l:$(if $(filter hashed,$5),$$$$(cat $(RB)/$1/$4/rt.name),librt.so.1) \
 		-Wl,--disable-new-dtags,-rpath,'$$$$ORIGIN$(if $(filter $2,$4),,/../$4)' $6
 $(RB)/$1/app: $(RB)/$1/$2/plugin.so
+rb_dirs += $(RB)/$1/$2
 endef
 
 # rb_worker DIR,MOD,SLOTS[,PREFIX]: MOD/plugin.so around its own version of
@@ -120,7 +132,7 @@ endef
 # PREFIX<name> by objcopy from one map (what torchcomms' rename_symbols.sh
 # and rdma-core's sanitize_static_lib.py do to a vendored static library).
 define rb_worker
-$(RB)/$1/$2/%.o: $(RB_SRC)/%.c $(RB_SRC)/worker.h $(RB_TABLE)
+$(RB)/$1/$2/%.o: $(RB_SRC)/%.c $(RB_SRC)/worker.h $(RB_TABLE) | dirs/route-b
 	$$(Q)$$(RB_CC) -DWORKER_SLOTS=$3 -DWORKER_COPY=$2 -c -o $$@ $$<
 $(RB)/$1/$2/rename.map: $(RB)/$1/$2/worker.o
 	$$(Q)$$(NM) -g --defined-only $$< | awk '{ print $$$$3, "$4" $$$$3 }' $$(into_target)
@@ -129,6 +141,7 @@ $(RB)/$1/$2/plugin.so: $(RB)/$1/$2/worker.o $(RB)/$1/$2/work_entry.o $(if $4,$(R
 		$$(CC) $$(LDFLAG_FUSE) $$(BASE_CFLAGS) $$(PIC_CFLAGS) -shared -o $$@ \
 		$(if $4,$$(@D)/worker.renamed.o $$(@D)/work_entry.renamed.o,$$(filter %.o,$$^)) $$(LINK_NOW)
 $(RB)/$1/app: $(RB)/$1/$2/plugin.so
+rb_dirs += $(RB)/$1/$2
 endef
 
 # Layout rules (DIR = layouts/<layout>); every module is a prerequisite of
@@ -172,11 +185,15 @@ $(foreach d,$(call rb_layout,renamed),$(eval $(call rb_worker,$d,X,8,X_))$(eval 
 # table (which may give the row another layout) changes. The row's app is a
 # copy, not a link: it is the row's time stamp, and a link would share the
 # layout's (cp rewrites a file in place) and let a rebuilt layout look older.
+# cp -al makes the row's directory itself (its parent holds the layouts), and
+# the copy's rename replaces the row's link to the layout's app, never the
+# layout's file: three processes a fresh row (rm only for a row made before).
 define rb_row
 $(RB)/$1/app: $(RB)/layouts/$(route-b.$1.layout)/app $(RB_TABLE)
-	$$(Q)rm -rf $$(@D) && mkdir -p $$(@D) && cp -al $$(<D)/. $$(@D)/ && rm $$@ && cp $$< $$@.tmp && exec mv $$@.tmp $$@
+	$$(Q){ [ ! -e $$(@D) ] || rm -rf $$(@D); } && cp -al $$(<D) $$(@D) && cp $$< $$@.tmp && exec mv -f $$@.tmp $$@
 endef
 $(foreach r,$(route-b.rows),$(eval $(call rb_row,$r)))
+$(eval $(call lab_dirs,route-b,$(sort $(rb_dirs))))
 
 # The run: no inherited loader variables (scripts/row-env: LD_BIND_NOW would
 # undo the lazy rows), the steps from the table; run-row applies LAB_RUN.

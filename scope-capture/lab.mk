@@ -91,12 +91,16 @@ $(call sc_app,$1)/app: $(call sc_app,$1)/app.o $(call sc_bundle,$1)/libbundle.so
 endef
 
 # sc_row ID: the row's directory, its files hard-linked from shared/ (app
-# last: it is the row's time stamp).
-sc_files = libregistryB.so.1 libproviderB.so libnccl_like.so libbundle.so $(if $(filter soname,$(scope-capture.$1.bundle)),bundled/libregistryB.so.1) app
+# last: it is the row's time stamp). Each file keeps its name, so one ln -t
+# links them all (and one more the soname bundle's bundled/ copy): a
+# process a directory, not one a file.
+sc_files = libregistryB.so.1 libproviderB.so libnccl_like.so libbundle.so app
+sc_bundled = $(if $(filter soname,$(scope-capture.$1.bundle)),bundled/libregistryB.so.1)
 sc_from = $(if $(filter libregistryB.so.1 libproviderB.so,$2),$(SC)/shared,$(if $(filter libnccl_like.so,$2),$(call sc_nccl,$1),$(if $(filter app,$2),$(call sc_app,$1),$(call sc_bundle,$1))))/$2
 define sc_row
-$(SC)/$1/app: $(foreach f,$(call sc_files,$1),$(call sc_from,$1,$f))
-	$$(Q)mkdir -p $$(@D)/bundled && $(foreach f,$(call sc_files,$1),ln -f $(call sc_from,$1,$f) $$(@D)/$f &&) { rmdir $$(@D)/bundled 2>/dev/null || true; }
+$(SC)/$1/app: $(foreach f,$(call sc_bundled,$1) $(call sc_files,$1),$(call sc_from,$1,$f))
+	$$(Q){ [ -d $$(@D)$(if $(call sc_bundled,$1),/bundled) ] || mkdir -p $$(@D)$(if $(call sc_bundled,$1),/bundled); } && \
+		$(if $(call sc_bundled,$1),ln -f -t $$(@D)/bundled $(call sc_from,$1,$(call sc_bundled,$1)) && )exec ln -f -t $$(@D) $(foreach f,$(call sc_files,$1),$(call sc_from,$1,$f))
 endef
 
 # Each distinct rule once: the keys of every row, deduplicated.
