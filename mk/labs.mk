@@ -68,12 +68,14 @@ refuse = $(if $(filter-out $3,$2),$(error unknown $1 '$(firstword $(filter-out $
 # (ROW=) and a run under a RUN= of the caller's (the capture ran under the
 # toolchain's own). (scripts/verdict prints a row's evidence lines after its verdict,
 # so the run without them is the run made without evidence.)
+# The run goes to a name of this shell's own (two makes of one run may both
+# find a capture stale: each renames its whole file, neither loses its own).
 define lab_capture
 $1.capture := $(B)/runs/$1.out
 $1.whole = $$(if $$(subst $$(strip $$($1.rows)),,$$(strip $$($1.selected)))$$(filter command line environment,$$(origin RUN)),,$$(if $$(EVIDENCE)$$(filter evidence evidence-$1,$$(MAKECMDGOALS))$$(wildcard $$($1.capture)),1))
 $(B)/runs/$1.out: $$(call $1.prereq,$$($1.rows)) $$(wildcard $(SCRIPTS)/*) $$(filter-out $$($1.table) %.md,$$(wildcard $$(dir $$($1.table))*)) $$($1.cells) $$($1.what)
 	@mkdir -p $$(@D)
-	$$(Q)$$(call run_rows,$1,$$($1.rows),1) > $$@.tmp && mv -f $$@.tmp $$@ || { rm -f $$@.tmp; exit 1; }
+	$$(Q)t=$$@.tmp.$$$$$$$$; $$(call run_rows,$1,$$($1.rows),1) > "$$$$t" && mv -f "$$$$t" $$@ || { rm -f "$$$$t"; exit 1; }
 TEST_RUNS += $(B)/runs/$1.out
 endef
 show_capture = $(if $2,cat $1,grep -v '^  | ' $1)
