@@ -44,11 +44,15 @@ vm_ran() {
 }
 # qemu_running: whether a QEMU of this build runs; pgrep missing or failing
 # is an error, not a "no" (a minimal Debian 13 root has no procps).
+# Only a QEMU under this root counts: two fresh-root checks side by side
+# (plain chroots, one PID namespace) have the same build path, and one
+# saw the other's guest.
 qemu_running() {
-	local rc=0
-	pgrep -f "qemu-system-x86_64 .*$BUILD/rxe-variant/" >/dev/null || rc=$?
+	local rc=0 pids p
+	pids=$(pgrep -f "qemu-system-x86_64 .*$BUILD/rxe-variant/") || rc=$?
 	[ $rc -le 1 ] || { echo "pgrep failed (exit $rc): apt-get install procps" >&2; return 2; }
-	return $rc
+	for p in $pids; do [ /proc/"$p"/root/ -ef / ] && return 0; done
+	return 1
 }
 abi() { local n; read -r n < "$BATS_FILE_TMPDIR/abi"; echo "$n"; }
 # row_match FILE ID REGEX: the first group of each of the row's lines REGEX
