@@ -8,9 +8,9 @@ tc-facts/%: export TC_SYMSPLIT := $(abspath $(SYMSPLIT))
 
 # A lab's rows as symsplit reads them, beside the lab's capture and made
 # once per build directory like it: runs/LAB.facts (scripts/verdict --facts)
-# and runs/LAB.symsplit, lab-rows on the rows that ran (a skipped row has no
-# files to read; its exit status in LAB.symsplit.rc, its stderr in
-# LAB.symsplit.err: a disagreement is a fact of the column, not a failed
+# and runs/LAB.symsplit, lab-rows --ran on the rows that ran (a skipped row
+# has no files to read), its exit status in LAB.symsplit.rc, its stderr in
+# LAB.symsplit.err (a disagreement is a fact of the column, not a failed
 # make). make test's runs phase makes them for its build directory, which
 # is the make's own toolchain column's: that column (check-toolchains,
 # baseline, compare) and test/symsplit-labs.bats read them there instead of
@@ -29,9 +29,8 @@ LAB_ROWS_LABS := $(foreach l,$(LABS),$(if $($l.capture),$l))
 $(B)/runs/%.facts: $(B)/runs/%.out
 	$(Q)$(SCRIPTS)/verdict --facts < $< > $@.$$$$ && exec mv -f $@.$$$$ $@
 $(B)/runs/%.symsplit: $(B)/runs/%.facts $(lab_rows_symsplit_dep) $(SYMSPLIT_DEV)/lab-rows
-	$(Q)t=$@.$$$$; while read -r r v rest; do [ "$$v" = verdict=skipped ] || printf '%s %s %s\n' "$$r" "$$v" "$$rest"; done < $< > $$t.ran; \
-	$(SYMSPLIT_DEV)/lab-rows $(lab_rows_symsplit) $(B) $* < $$t.ran > $$t 2> $$t.err; echo $$? > $$t.rc; \
-	rm -f $$t.ran && mv -f $$t.err $@.err && mv -f $$t.rc $@.rc && exec mv -f $$t $@
+	$(Q)t=$@.$$$$; $(SYMSPLIT_DEV)/lab-rows --ran $(lab_rows_symsplit) $(B) $* < $< > $$t 2> $$t.err; echo $$? > $$t.rc; \
+	mv -f $$t.err $@.err && mv -f $$t.rc $@.rc && exec mv -f $$t $@
 TEST_RUNS += $(LAB_ROWS_LABS:%=$(B)/runs/%.symsplit)
 test-runs: $(LAB_ROWS_LABS:%=$(B)/runs/%.symsplit)
 # make lab-rows-LAB: that reading, with lab-rows' own exit status
