@@ -28,8 +28,20 @@ lab_rows_symsplit_dep = $(or $(TC_SYMSPLIT),$(SYMSPLIT))
 LAB_ROWS_LABS := $(foreach l,$(LABS),$(if $($l.capture),$l))
 $(B)/runs/%.facts: $(B)/runs/%.out
 	$(Q)$(SCRIPTS)/verdict --facts < $< > $@.$$$$ && exec mv -f $@.$$$$ $@
+# lab-rows bounds each symsplit it starts by CPU time; the whole run is
+# bounded here once, by the wall clock (LAB_ROWS_TIMEOUT seconds), so
+# nothing in it can hang make. --foreground: timeout stays in make's
+# process group, so make's interrupt reaches lab-rows at once (a plain
+# timeout moves itself into a group of its own, which that signal misses,
+# and make would wait out the bound). Stopped by the bound (timeout's 124,
+# or 137 after its KILL), the run is an error (exit 2) with one line saying
+# so; stopped by a signal (lab-rows' 129, 130, 143: make interrupted), it
+# leaves no reading, which a later make would take as current.
+LAB_ROWS_TIMEOUT ?= 600
 $(B)/runs/%.symsplit: $(B)/runs/%.facts $(lab_rows_symsplit_dep) $(SYMSPLIT_DEV)/lab-rows
-	$(Q)t=$@.$$$$; $(SYMSPLIT_DEV)/lab-rows --ran $(lab_rows_symsplit) $(B) $* < $< > $$t 2> $$t.err; echo $$? > $$t.rc; \
+	$(Q)t=$@.$$$$; timeout --foreground -k 2 $(LAB_ROWS_TIMEOUT) $(SYMSPLIT_DEV)/lab-rows --ran $(lab_rows_symsplit) $(B) $* < $< > $$t 2> $$t.err; rc=$$?; \
+	case $$rc in 124|137) echo "lab-rows: $*: stopped after $(LAB_ROWS_TIMEOUT) s (LAB_ROWS_TIMEOUT)" >> $$t.err; rc=2 ;; \
+	129|130|143) rm -f $$t $$t.err; exit $$rc ;; esac; echo $$rc > $$t.rc; \
 	mv -f $$t.err $@.err && mv -f $$t.rc $@.rc && exec mv -f $$t $@
 TEST_RUNS += $(LAB_ROWS_LABS:%=$(B)/runs/%.symsplit)
 test-runs: $(LAB_ROWS_LABS:%=$(B)/runs/%.symsplit)

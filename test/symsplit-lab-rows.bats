@@ -73,18 +73,57 @@ column() {   # DIR FACT...
     printf '#!/bin/sh\necho $$ > "%s/pid"\nexec sleep 30\n' "$d" > "$d/hang"
     chmod +x "$d/hang"; mkdir "$d/b"
     # lab-rows as a make recipe runs: in a process group that a Ctrl-C
-    # reaches whole (setsid: its own, so this test can signal it alone)
-    setsid "$TOP/tools/symsplit/dev/lab-rows" "$d/hang" "$d/b" matrix <<< 'A verdict=no-split' > /dev/null 2>&1 &
+    # reaches whole (setsid: its own, so this test can signal it alone),
+    # with SIGINT's default action, as make leaves it to a recipe (a
+    # command this shell starts with & would ignore it). Two rows: at once
+    # means before the next row's symsplit too.
+    env --default-signal=INT setsid "$TOP/tools/symsplit/dev/lab-rows" "$d/hang" "$d/b" matrix <<< $'A verdict=no-split\nB verdict=SPLIT' > /dev/null 2>&1 &
     lr=$!
     for _ in $(seq 100); do [ ! -s "$d/pid" ] || break; sleep 0.1; done
     [ -s "$d/pid" ] || fail "the stand-in symsplit never started"
     kill -INT -- "-$lr"
-    # ended within 5 s, not when timeout's 20 s run out
+    # ended within 5 s, not when a bound runs out
     for _ in $(seq 50); do kill -0 "$lr" 2> /dev/null || break; sleep 0.1; done
     ! kill -0 "$lr" 2> /dev/null || fail "lab-rows still runs 5 s after the interrupt"
     ! kill -0 "$(cat "$d/pid")" 2> /dev/null || fail "the symsplit it ran outlived it"
     ! kill -0 -- "-$lr" 2> /dev/null || fail "a process of its group outlived it"
     [ -z "$(ls -A "$d/b")" ] || fail "it left $(ls -A "$d/b")"
+}
+
+# alive PID: PID runs (a zombie, dead but not yet reaped by whoever
+# inherited it, does not)
+alive() { local s; read -r _ _ s _ < "/proc/$1/stat" 2> /dev/null && [ "$s" != Z ]; }
+
+@test "lab-rows: a symsplit that loops is stopped by its CPU-time bound (LAB_ROWS_CPU): the row disagrees with symsplit killed (137), and the run goes on" {
+    d=$BATS_TEST_TMPDIR
+    printf '#!/bin/sh\necho $$ >> "%s/pids"\nwhile :; do :; done\n' "$d" > "$d/loop"
+    chmod +x "$d/loop"; mkdir "$d/b"
+    # no bound: the loop outlives the test's own timeout (exit 124)
+    LAB_ROWS_CPU=1 run timeout -k 2 60 "$TOP/tools/symsplit/dev/lab-rows" "$d/loop" "$d/b" matrix <<< $'A verdict=no-split\nB verdict=SPLIT'
+    assert_failure 1
+    assert_line --regexp '^A disagrees: no-split, symsplit exit 137'
+    assert_line --regexp '^B disagrees: SPLIT, symsplit exit 137'
+    [ "$(wc -l < "$d/pids")" -eq 2 ]
+    while read -r p; do ! alive "$p" || fail "the looping symsplit $p outlived lab-rows"; done < "$d/pids"
+}
+
+@test "make lab-rows-LAB: a run that hangs is stopped at LAB_ROWS_TIMEOUT: one line, exit 2, no reading taken as a verdict, and its symsplit does not outlive it" {
+    d=$BATS_TEST_TMPDIR b=$BATS_TEST_TMPDIR/b
+    printf '#!/bin/sh\necho $$ > "%s/pid"\nexec sleep 60\n' "$d" > "$d/hang"
+    chmod +x "$d/hang"
+    # a build directory of the suite's holding only the lab's facts; -o: they
+    # are taken as they are (the lab is not built)
+    "$TOP/mk/build-dir" mark "$b" && mkdir "$b/runs"
+    echo 'A verdict=no-split' > "$b/runs/matrix.facts"
+    SECONDS=0
+    run timeout -k 2 60 make -s -C "$TOP" --no-print-directory B="$b" TC_SYMSPLIT="$d/hang" LAB_ROWS_TIMEOUT=2 \
+        -o "$b/runs/matrix.facts" lab-rows-matrix
+    assert_failure 2
+    assert_line 'lab-rows: matrix: stopped after 2 s (LAB_ROWS_TIMEOUT)'
+    [ "$SECONDS" -lt 30 ] || fail "stopped after $SECONDS s"
+    [ "$(< "$b/runs/matrix.symsplit.rc")" = 2 ]
+    [ -s "$d/pid" ] || fail "the stand-in symsplit never started"
+    ! alive "$(< "$d/pid")" || fail "the symsplit it ran outlived it"
 }
 
 @test "lab-rows: another machine's row (aarch64) is read from the emulator's root (--sysroot): symsplit agrees with the derived verdict" {
