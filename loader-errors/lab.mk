@@ -261,6 +261,11 @@ $(foreach r,$(loader-errors.rows),$(if $(filter elsewhere,$(loader-errors.$r.run
 $(foreach r,$(loader-errors.rows),$(eval $(LE)/$r/app: | $(LE)/host-glibc.txt))
 $(LE)/%/elsewhere:
 	$(Q)mkdir -p $@
+# Each row's .run, the runner's scratch directory (loader-errors/run), made
+# before the rows' apps by one mkdir for the lab (mk/compile.mk's lab_dirs),
+# not one a row as each runs.
+$(eval $(call lab_dirs,loader-errors,$(foreach r,$(loader-errors.rows),$(LE)/$r/.run)))
+$(foreach r,$(loader-errors.rows),$(eval $(LE)/$r/app: | dirs/loader-errors))
 
 # Its pictures (scripts/diagram-loader) take the loader's record from a
 # plain ld.so --list of their own, not from the run.

@@ -22,9 +22,10 @@ $(TOOLCHAINS_DIR)/expect.tsv: $(MAKEFILE_LIST) $(foreach l,$(LABS),$(wildcard $l
 # Columns of one compiler compile the same objects (no linker flag reaches a
 # compile): under check-toolchains a column waits for the first column of
 # its compiler in TOOLCHAINS, its lead, and starts from the objects the
-# lead's compiles wrote in the labs' directories (toolchain-facts
-# --objects-from), so that only its links are its own. The other columns
-# of a compiler still run side by side.
+# lead's compiles wrote in the labs' directories, the rows' hard links to
+# them and the archives made of them alone (toolchain-facts --objects-from),
+# so that only its links, and what holds a link's output, are its own. The
+# other columns of a compiler still run side by side.
 tc_cc = $(firstword $(subst +, ,$1))
 tc_lead = $(if $(filter check-toolchains,$(MAKECMDGOALS)),$(filter-out $1,$(firstword $(foreach t,$(subst :,+,$(TOOLCHAINS)),$(if $(filter $(call tc_cc,$1),$(call tc_cc,$t)),$t)))))
 $(foreach t,$(subst :,+,$(TOOLCHAINS)),$(if $(call tc_lead,$t),$(eval tc-facts/$t: | tc-facts/$(call tc_lead,$t))))

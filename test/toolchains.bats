@@ -56,6 +56,42 @@ setup_file() {
 	[ -z "$missing" ] || fail "row(s) missing from the table, or not expecting their cell: $(echo $missing)"
 }
 
+@test "check-toolchains: a column after its compiler's lead makes again only what a linker made: no compile, ar or ln for the lead's objects" {
+	# The lead: the build make test's own toolchain made ($BUILD, complete
+	# after setup_file). toolchain-facts --objects-from with no lab to run
+	# does the copy alone; make -n then prints what the column's make
+	# would do next, without doing it.
+	tc=$(head -n 1 "$BATS_FILE_TMPDIR/installed"); tc=${tc%% *}
+	[ -n "$tc" ] || skip "no toolchain installed"
+	col=$BATS_TEST_TMPDIR/col
+	labs='matrix fixes archive-order'
+	"$TOP/scripts/toolchain-facts" --objects-from "$BUILD" "$labs" "$tc" "$col/facts" "$col/b" || fail "toolchain-facts --objects-from failed"
+	run make -n -s -C "$TOP" --no-print-directory B="$col/b" $(for l in $labs; do echo "$col/b/runs/$l.out"; done)
+	assert_success
+	assert_output --partial " -o $col/b/matrix/A/app "          # the links: the column's own
+	refute_output --regexp ' -c '                                # no compile
+	refute_output --regexp 'ln -f [^ ]+\.o '                     # no hard link to an object
+	# a row's name of an object its lab compiled once is a hard link to it
+	for f in "$col"/b/matrix/*/{app,collective,verbs_static}.o; do
+		n=${f##*/}; linked=
+		for o in "$col"/b/matrix/objs/"${n%.o}".*o; do [ "$f" -ef "$o" ] && linked=1; done
+		[ -n "$linked" ] || fail "$f: not a hard link to its object in matrix/objs"
+	done
+	# An archive is made again exactly when a member is an ld -r output
+	# (archive-order: layout one, its stacks' archives; vendored, the
+	# collectives'); every other one came with the lead's time.
+	expected=$(for r in $(rows_with archive-order layout '^one$'); do echo "archive-order/$r/libverbs_bundled.a"; echo "archive-order/$r/libverbs_vendor.a"; done
+		for r in $(rows_with archive-order layout '^vendored$'); do echo "archive-order/$r/libcollective_a.a"; echo "archive-order/$r/libcollective_b.a"; done)
+	[ -n "$expected" ] || fail "archive-order's table has no row of layout one or vendored"
+	made=$(while read -r l; do [[ ! $l =~ \ rcs\ ([^ ]+\.a) ]] || echo "${BASH_REMATCH[1]#"$col/b/"}"; done <<< "$output")
+	assert_equal "$(sort <<< "$made")" "$(sort <<< "$expected")"
+	shopt -s globstar
+	for a in "$BUILD"/{matrix,fixes}/**/*.a; do
+		c=$col/b/${a#"$BUILD"/}
+		[ -f "$c" ] && [ ! "$c" -nt "$a" ] && [ ! "$c" -ot "$a" ] || fail "$c: not the lead's archive with its time"
+	done
+}
+
 @test "make toolchains: the toolchains table's columns in its order, each installed or not with the reason" {
 	run make -s -C "$TOP" --no-print-directory toolchains
 	assert_success
