@@ -298,15 +298,24 @@ logging_path() {
 # once: a make it starts with the same CC, LD, PATH and B takes them as read
 # (the Makefile's SPLIT_STATE_LAB_TC and SPLIT_STATE_LAB_B); one with another
 # CC reads its own.
-@test "a make's sub-makes take its toolchain and build directory as read, and read another CC's" {
-	bin="$BATS_TEST_TMPDIR/bin"; log="$BATS_TEST_TMPDIR/asked"; mkdir -p "$bin"; : > "$log"
-	for t in gcc clang; do
+# log_calls DIR LOG NAME...: in DIR, a stand-in for each NAME (a program
+# in PATH) that writes "NAME ARGS" to LOG, then runs it; the copy's
+# mk/build-dir made one too (teardown puts it back).
+log_calls() {
+	local bin=$1 log=$2 t
+	shift 2
+	mkdir -p "$bin"; : > "$log"
+	for t; do
 		printf '#!/bin/sh\necho "%s $*" >> %s\nexec %s "$@"\n' "$t" "$log" "$(command -v "$t")" > "$bin/$t"
 		chmod +x "$bin/$t"
 	done
-	# the copy's mk/build-dir logs each call (teardown puts it back)
 	cp "$COPY/mk/build-dir" "$bin/build-dir"
 	printf '#!/bin/sh\necho "build-dir $*" >> %s\nexec %s "$@"\n' "$log" "$bin/build-dir" > "$COPY/mk/build-dir"
+}
+
+@test "a make's sub-makes take its toolchain and build directory as read, and read another CC's" {
+	bin="$BATS_TEST_TMPDIR/bin"; log="$BATS_TEST_TMPDIR/asked"
+	log_calls "$bin" "$log" gcc clang
 	inner='inner: ; @echo "words: $(tc_words) B: $(B_ABS)"'
 	run env -u SPLIT_STATE_LAB_TC -u SPLIT_STATE_LAB_B PATH="$bin:$PATH" \
 		make -s -C "$COPY" --no-print-directory B="$BATS_TEST_TMPDIR/b" \
@@ -390,23 +399,18 @@ stop_run_bats() {
 # the shell alone, and its lock taken by the call that resolved it once it
 # is the suite's; a new one made by the lock's call, not by a mkdir.
 @test "a make's start in a build directory of its own is one build-dir call; in a new one two, and no realpath or mkdir" {
-	bin="$BATS_TEST_TMPDIR/bin"; log="$BATS_TEST_TMPDIR/started"; mkdir -p "$bin"; : > "$log"
-	for t in realpath mkdir; do
-		printf '#!/bin/sh\necho "%s $*" >> %s\nexec %s "$@"\n' "$t" "$log" "$(command -v "$t")" > "$bin/$t"
-		chmod +x "$bin/$t"
-	done
-	cp "$COPY/mk/build-dir" "$bin/build-dir"
-	printf '#!/bin/sh\necho "build-dir $1" >> %s\nexec %s "$@"\n' "$log" "$bin/build-dir" > "$COPY/mk/build-dir"
+	bin="$BATS_TEST_TMPDIR/bin"; log="$BATS_TEST_TMPDIR/started"
+	log_calls "$bin" "$log" realpath mkdir
 	b="$BATS_TEST_TMPDIR/sb"
 	# (a HOME and a B that are not there yet: realpath's case before the shell resolved them)
 	start() { env -u SPLIT_STATE_LAB_LOCK PATH="$bin:$PATH" HOME="$BATS_TEST_TMPDIR/no-home" \
 		make -s -C "$COPY" --no-print-directory B="$b" --eval 'start: ; @:' start; }
 	start || fail "the first make failed"
-	assert_equal "$(cat "$log")" "$(printf 'build-dir %s\n' resolve lock)"
+	assert_equal "$(cut -d' ' -f1-2 "$log")" "$(printf 'build-dir %s\n' resolve lock)"
 	[ -f "$b/.split-state-lab-build" ] && [ -d "$b/cells/.new" ] || fail "the build directory was not made and marked: $(ls -A "$b")"
 	first=$(cat "$b/.lock"); : > "$log"
 	start || fail "the second make failed"
-	assert_equal "$(cat "$log")" "build-dir resolve"
+	assert_equal "$(cut -d' ' -f1-2 "$log")" "build-dir resolve"
 	# the lock taken by the second make too: its line names that make
 	grep -q '^pid [0-9]*, make start, since ' "$b/.lock" || fail "the lock names no holder: $(cat "$b/.lock")"
 	[ "$(cat "$b/.lock")" != "$first" ] || fail "the second make did not take the lock"
