@@ -1,10 +1,11 @@
 # The build directory: everything the suite writes goes below it. Refused,
 # before anything runs: empty, with white space (make cannot quote a path
 # in a rule), and, resolved as realpath resolves it (symlinks,
-# /proc/self/cwd, "..") by mk/build-dir: "/", $HOME or above, the source tree, above it or
-# inside it (but its own build/), ~ (make does not expand it), and a
-# directory holding files the suite did not make (it marks the ones it
-# makes). A source tree whose path has white space is refused likewise.
+# /proc/self/cwd, "..") by mk/build-dir: "/", $HOME or above, the source
+# tree, above it or inside it (but its own build/), ~ (make does not
+# expand it), and a directory holding files the suite did not make (it
+# marks the ones it makes). A source tree whose path has white space is
+# refused likewise.
 B ?= build
 ifeq ($(strip $(B)),)
 $(error B is empty: name a build directory, e.g. B=build)
