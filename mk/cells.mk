@@ -3,8 +3,9 @@
 # is not there): what depends on it is made again in this run, and nothing
 # else is (an edited expect cell changes neither file). Written only by goals
 # that hold the build directory (mk/lock.mk: after its lock, never into
-# another run's); its directory is one process, once a build directory, and
-# the renames of those that changed one process, once a make.
+# another run's); its directory is made with the lock (mk/lock.mk), or
+# else by one process, once a build directory, and the renames of those
+# that changed one process, once a make.
 # Under make -n nothing is written, and a changed file is taken as made
 # again, so make -n lists what make would do.
 cells_goals := $(filter-out $(LOCK_FREE_GOALS) clean distclean,$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL)))
@@ -25,7 +26,7 @@ cells_same = $(and $(findstring $(strip $1),$(strip $2)),$(findstring $(strip $2
 cells_new = $(B_ABS)/cells/.new
 cells_changed = $(if $(call cells_same,$(file <$1),$2),,$(if $(DRY_RUN),FORCE,$(file >$(cells_new)/$(notdir $1),$2)$(eval cells_queued += $(notdir $1))))
 ifneq ($(cells_goals),)
-ifeq ($(DRY_RUN)$(wildcard $(cells_new)/.),)
+ifeq ($(DRY_RUN)$(b_cells_made)$(wildcard $(cells_new)/.),)
 cells_dir_made := $(shell exec mkdir -p $(call shq,$(cells_new)) 2>&1)
 endif
 $(foreach l,$(TABLE_LABS),$(eval $($l.cells) $($l.what): ; ) \

@@ -21,8 +21,18 @@ SHELL := /bin/bash
 # use; the makes a run starts, the tests' included, take the first one's
 # answer from SPLIT_STATE_LAB_NPROC), and JOBS checked by make itself: every
 # sub-make reads this file too.
+# The unit separator stands for a blank inside a word make passes around:
+# printf's, handed down like nproc's answer (SPLIT_STATE_LAB_US). A make
+# that must ask for either asks in one $(shell): the separator, a blank,
+# then nproc's answer if asked.
+make_ask_nproc := $(if $(filter undefined,$(origin JOBS)),$(if $(value SPLIT_STATE_LAB_NPROC),,1))
+ifneq ($(if $(value SPLIT_STATE_LAB_US),,1)$(make_ask_nproc),)
+make_said := $(shell printf '\037 '; $(if $(make_ask_nproc),exec nproc 2>/dev/null))
+endif
+export SPLIT_STATE_LAB_US := $(or $(value SPLIT_STATE_LAB_US),$(firstword $(make_said)))
+us := $(SPLIT_STATE_LAB_US)
 ifeq ($(origin JOBS),undefined)
-export SPLIT_STATE_LAB_NPROC := $(or $(value SPLIT_STATE_LAB_NPROC),$(shell exec nproc 2>/dev/null),2)
+export SPLIT_STATE_LAB_NPROC := $(or $(value SPLIT_STATE_LAB_NPROC),$(word 2,$(make_said)),2)
 JOBS := $(SPLIT_STATE_LAB_NPROC)
 endif
 jobs_rest := $(JOBS)
@@ -68,9 +78,5 @@ recurse := $(if $(DRY_RUN),,+)
 # under -n whatever its prefix).
 sub_make = $(MAKE)
 
-# The unit separator: stands for a blank inside a word make passes around
-# (printf's, handed down like nproc's answer).
-export SPLIT_STATE_LAB_US := $(or $(value SPLIT_STATE_LAB_US),$(shell printf '\037'))
-us := $(SPLIT_STATE_LAB_US)
 V ?= 0
 Q := $(if $(filter 1,$(V)),,@)

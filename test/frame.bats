@@ -298,26 +298,36 @@ logging_path() {
 # once: a make it starts with the same CC, LD, PATH and B takes them as read
 # (the Makefile's SPLIT_STATE_LAB_TC and SPLIT_STATE_LAB_B); one with another
 # CC reads its own.
-@test "a make's sub-makes take its toolchain and build directory as read, and read another CC's" {
-	bin="$BATS_TEST_TMPDIR/bin"; log="$BATS_TEST_TMPDIR/asked"; mkdir -p "$bin"; : > "$log"
-	for t in gcc clang realpath; do
+# log_calls DIR LOG NAME...: in DIR, a stand-in for each NAME (a program
+# in PATH) that writes "NAME ARGS" to LOG, then runs it; the copy's
+# mk/build-dir made one too (teardown puts it back).
+log_calls() {
+	local bin=$1 log=$2 t
+	shift 2
+	mkdir -p "$bin"; : > "$log"
+	for t; do
 		printf '#!/bin/sh\necho "%s $*" >> %s\nexec %s "$@"\n' "$t" "$log" "$(command -v "$t")" > "$bin/$t"
 		chmod +x "$bin/$t"
 	done
+	cp "$COPY/mk/build-dir" "$bin/build-dir"
+	printf '#!/bin/sh\necho "build-dir $*" >> %s\nexec %s "$@"\n' "$log" "$bin/build-dir" > "$COPY/mk/build-dir"
+}
+
+@test "a make's sub-makes take its toolchain and build directory as read, and read another CC's" {
+	bin="$BATS_TEST_TMPDIR/bin"; log="$BATS_TEST_TMPDIR/asked"
+	log_calls "$bin" "$log" gcc clang
 	inner='inner: ; @echo "words: $(tc_words) B: $(B_ABS)"'
-	# a HOME that is not there: the shell's cd -P cannot resolve it, so
-	# every resolve of the build directory asks realpath and shows in the log
-	run env -u SPLIT_STATE_LAB_TC -u SPLIT_STATE_LAB_B PATH="$bin:$PATH" HOME="$BATS_TEST_TMPDIR/no-home" \
+	run env -u SPLIT_STATE_LAB_TC -u SPLIT_STATE_LAB_B PATH="$bin:$PATH" \
 		make -s -C "$COPY" --no-print-directory B="$BATS_TEST_TMPDIR/b" \
 		--eval 'outer: ; +@$(MAKE) -s --no-print-directory inner && $(MAKE) -s --no-print-directory inner CC=clang' --eval "$inner" outer
 	assert_success
 	assert_equal "$(grep -c '^words: tc.run:= ' <<< "$output")" 2
 	assert_equal "$(grep -c "B: $BATS_TEST_TMPDIR/b\$" <<< "$output")" 2
 	# gcc asked by the first make alone, clang by its own make; the build
-	# directory resolved (one realpath: the tree, B, HOME) once
+	# directory resolved once
 	assert_equal "$(grep -c '^gcc .*-dumpmachine' "$log")" 1
 	assert_equal "$(grep -c '^clang .*-dumpmachine' "$log")" 1
-	assert_equal "$(grep -c "^realpath -zm -- [^ ]* $BATS_TEST_TMPDIR/b " "$log")" 1
+	assert_equal "$(grep -c "^build-dir resolve $BATS_TEST_TMPDIR/b " "$log")" 1
 }
 
 @test "python started by make (a recipe, or a test make test runs) writes no bytecode beside the modules it imports" {
@@ -383,4 +393,25 @@ stop_run_bats() {
 	# again (nor the captured run that depends on them) when no table changed
 	made=$(find "$COPY/build/cells" "$COPY/build/runs" -type f -newer "$BATS_TEST_TMPDIR/before")
 	[ -z "$made" ] || fail "a second make wrote: $made"
+}
+
+# A make's start, as it reads the Makefiles: the build directory resolved by
+# the shell alone, and its lock taken by the call that resolved it once it
+# is the suite's; a new one made by the lock's call, not by a mkdir.
+@test "a make's start in a build directory of its own is one build-dir call; in a new one two, and no realpath or mkdir" {
+	bin="$BATS_TEST_TMPDIR/bin"; log="$BATS_TEST_TMPDIR/started"
+	log_calls "$bin" "$log" realpath mkdir
+	b="$BATS_TEST_TMPDIR/sb"
+	# (a HOME and a B that are not there yet: realpath's case before the shell resolved them)
+	start() { env -u SPLIT_STATE_LAB_LOCK PATH="$bin:$PATH" HOME="$BATS_TEST_TMPDIR/no-home" \
+		make -s -C "$COPY" --no-print-directory B="$b" --eval 'start: ; @:' start; }
+	start || fail "the first make failed"
+	assert_equal "$(cut -d' ' -f1-2 "$log")" "$(printf 'build-dir %s\n' resolve lock)"
+	[ -f "$b/.split-state-lab-build" ] && [ -d "$b/cells/.new" ] || fail "the build directory was not made and marked: $(ls -A "$b")"
+	first=$(cat "$b/.lock"); : > "$log"
+	start || fail "the second make failed"
+	assert_equal "$(cut -d' ' -f1-2 "$log")" "build-dir resolve"
+	# the lock taken by the second make too: its line names that make
+	grep -q '^pid [0-9]*, make start, since ' "$b/.lock" || fail "the lock names no holder: $(cat "$b/.lock")"
+	[ "$(cat "$b/.lock")" != "$first" ] || fail "the second make did not take the lock"
 }

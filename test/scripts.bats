@@ -518,3 +518,17 @@ check() { printf '%b' "$1" > "$BATS_TEST_TMPDIR/expect"; printf '%b' "$facts" | 
 	run sh -c 'ps -o stat=,args= -s "$1" | grep -v "^Z"' _ "$sid"
 	assert_output ''
 }
+
+@test "build-dir resolve answers as realpath -m does: links, \"..\" after a link, components not there, /proc/self/cwd" {
+	t=$BATS_TEST_TMPDIR
+	mkdir -p "$t/tree" "$t/home" "$t/w/a/d" "$t/w/e" "$t/w/u"
+	ln -s a/d "$t/w/link"; ln -s "$t/w/link" "$t/w/chain"; ln -s ../.. "$t/w/u/up"
+	# (each B new, or an empty directory: resolve refuses one holding files)
+	for b in "$t/w/new" "$t/w/new/../e/x" "$t/w/link/sub" "$t/w/link/../b2" "$t/w/chain/../../w/e" \
+		"$t/w//./a/d/" new/x ../w/link/n /proc/self/cwd/n "$t/w/u/up/w/new/../../w/e" "$t/w/u/up/w/chain"; do
+		want=$(cd "$t/w" && realpath -m -- "$b")
+		run env -C "$t/w" HOME="$t/home" "$TOP/mk/build-dir" resolve "$b" "$t/tree"
+		assert_success
+		assert_output "$want"
+	done
+}
