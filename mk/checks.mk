@@ -10,7 +10,7 @@ expect_line = printf '%s\t%s\t%s\n' $(call shq,$1) $(call shq,$($(call lab_of,$1
 # check_rows OUT,ENTRIES: run the lab:row entries (each known to its lab,
 # or one line and exit 2), keep the run in OUT, then compare.
 define check_rows
-	$(Q)$(SCRIPTS)/toolchain $(CC) $(LD)
+	$(Q)$(toolchain_report)
 	@mkdir -p $(dir $1)
 	$(Q){ $(foreach e,$2,$(call run_rows,$(call lab_of,$e),$(call row_of,$e),,$(call lab_of,$e):);) } | tee $1
 	$(Q){ $(foreach e,$2,$(call expect_line,$e)) } > $1.expect

@@ -25,6 +25,15 @@ fake_cc() {
 	chmod +x "$BATS_TEST_TMPDIR/bin/$1"
 }
 
+# hand_down_toolchain ENV...: the toolchain read once (toolchain_read) under
+# `env ENV...` and exported as make hands it down, so that the makes of a
+# loop with that RUN take it rather than each asking the compiler and the
+# linker again (a probe and a report, about 20 processes a make).
+hand_down_toolchain() {
+	toolchain_read "$TOP" "$@" || fail "make -n read no toolchain under $*"
+	export SPLIT_STATE_LAB_TC=$tc_key SPLIT_STATE_LAB_TC_WORDS=$tc_words
+}
+
 # first_run_row LAB: the first row whose directory holds a program.
 first_run_row() { local r; for r in $(table_rows "$1"); do [ -x "$BUILD/$1/$r/app" ] && { echo "$r"; return; }; done; }
 
@@ -32,6 +41,7 @@ first_run_row() { local r; for r in $(table_rows "$1"); do [ -x "$BUILD/$1/$r/ap
 	log=$BATS_TEST_TMPDIR/ran
 	printf '#!/bin/sh\nprintf "%%s\\n" "$(cd "$(dirname "$1")" && pwd)/${1##*/}" >> %s\nexec "$@"\n' "$log" > "$BATS_TEST_TMPDIR/runner"
 	chmod +x "$BATS_TEST_TMPDIR/runner"
+	hand_down_toolchain RUN="$BATS_TEST_TMPDIR/runner"
 	for lab in $LABS_RUN; do
 		r=$(first_run_row "$lab"); [ -n "$r" ] || fail "$lab: no row with a program in $BUILD/$lab (build the labs first)"
 		: > "$log"
@@ -46,6 +56,7 @@ first_run_row() { local r; for r in $(table_rows "$1"); do [ -x "$BUILD/$1/$r/ap
 }
 
 @test "RUN: a runner that runs nothing leaves no row its verdict (no program starts around it)" {
+	hand_down_toolchain RUN=false
 	for lab in $LABS_RUN; do
 		r=$(first_run_row "$lab")
 		# exit 1 where the row is "run failed" (no row ran: verdict --must-run), 0 where a verdict says how it failed
